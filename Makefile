@@ -1,0 +1,55 @@
+# Conflict Table — see README.md. `make play` and `make test` work on a fresh Debian
+# machine with Python 3.11+ and Node.js; they install what they need.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+export PLAYWRIGHT_BROWSERS_PATH ?= 0
+
+.PHONY: play site test test-engine test-pyodide test-e2e bench screenshots clean deps
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+/usr/bin/chromium:
+	@command -v apt-get >/dev/null || { echo "Install Chromium at /usr/bin/chromium"; exit 1; }
+	$(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq
+	$(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+
+deps: $(VENV)/.installed node_modules/.installed
+
+site: deps
+	$(PY) -m web.build
+
+play: site
+	$(PY) -m web.serve --port $(PORT)
+
+test-engine: $(VENV)/.installed
+	$(PY) -m pytest tests/engine -q
+
+test-pyodide: deps
+	node tests/pyodide/run.mjs
+
+test-e2e: site /usr/bin/chromium
+	$(PY) -m pytest tests/e2e -q
+
+test: site /usr/bin/chromium
+	$(PY) -m pytest tests/engine tests/web -q
+	node tests/pyodide/run.mjs
+	$(PY) -m pytest tests/e2e -q
+
+bench: site /usr/bin/chromium
+	$(PY) -m tests.bench
+
+screenshots: site /usr/bin/chromium
+	$(PY) -m tests.screenshots
+
+clean:
+	rm -rf build .pytest_cache .hypothesis

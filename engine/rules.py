@@ -1,0 +1,58 @@
+"""Rules settings: the RULES.md variants and house rules a group can switch.
+
+A system declares its :class:`Variant` s; a game's ``rules`` is a plain dict of
+``{variant key: chosen value}`` resolved against them by :func:`resolve_rules`.
+Settings travel with a saved game and a shared link.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+
+class SettingsError(ValueError):
+    """Rules settings that name an unknown variant or an unknown choice."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One switchable rule.
+
+    ``rule_id`` is the RULES.md clause; ``choices`` pairs each allowed value with
+    what it means for players; the first choice is the default ruling unless
+    ``default`` says otherwise.
+    """
+
+    key: str
+    rule_id: str
+    label: str
+    choices: tuple[tuple[Any, str], ...]
+    default: Any
+    explanation: str = ""
+
+    def describe(self, value: Any) -> str:
+        for choice, text in self.choices:
+            if choice == value:
+                return text
+        raise SettingsError(f"{self.rule_id}: {value!r} is not a choice for {self.label.lower()}")
+
+
+def resolve_rules(variants: Iterable[Variant], given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Defaults for every variant, overridden by ``given``; refuses unknown keys and values."""
+    table = {v.key: v for v in variants}
+    given = dict(given or {})
+    unknown = sorted(k for k in given if k not in table)
+    if unknown:
+        raise SettingsError(f"Unknown rules setting: {', '.join(map(str, unknown))}")
+    resolved: dict[str, Any] = {}
+    for key, variant in table.items():
+        value = given.get(key, variant.default)
+        allowed = [c for c, _ in variant.choices]
+        # bool is an int in Python: compare types too so True never passes for 1.
+        if not any(value == c and type(value) is type(c) for c in allowed):
+            raise SettingsError(
+                f"{variant.rule_id}: {value!r} is not a choice for {variant.label.lower()}"
+            )
+        resolved[key] = value
+    return resolved

@@ -1,0 +1,87 @@
+// The page shell, before and beside Python: show the section of the current hash
+// route, the theme, the offline service worker and its "new version" notice.
+// Everything interactive in the tools is Python (web/); this file never touches
+// game state.
+const root = document.documentElement;
+
+function currentRoute() {
+  const hash = location.hash || "#/";
+  const match = /^#\/([a-z]*)/.exec(hash);
+  return match ? match[1] || "home" : null;
+}
+
+function showRoute() {
+  const route = currentRoute();
+  if (route === null) return;
+  let found = false;
+  for (const section of document.querySelectorAll("section.route")) {
+    const on = section.dataset.route === route;
+    section.hidden = !on;
+    found ||= on;
+  }
+  if (!found) document.querySelector('section.route[data-route="home"]').hidden = false;
+  for (const link of document.querySelectorAll("[data-nav]")) {
+    if (link.dataset.nav === route) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  root.dataset.route = found ? route : "home";
+}
+
+function applyTheme(theme) {
+  if (theme === "light" || theme === "dark") root.dataset.theme = theme;
+  else delete root.dataset.theme;
+}
+
+function storedTheme() {
+  try { return localStorage.getItem("ct:theme"); } catch { return null; }
+}
+
+applyTheme(storedTheme());
+window.addEventListener("hashchange", showRoute);
+document.addEventListener("DOMContentLoaded", () => {
+  showRoute();
+  document.getElementById("theme-toggle").addEventListener("click", () => {
+    const dark = root.dataset.theme
+      ? root.dataset.theme === "dark"
+      : matchMedia("(prefers-color-scheme: dark)").matches;
+    const next = dark ? "light" : "dark";
+    applyTheme(next);
+    try { localStorage.setItem("ct:theme", next); } catch { /* private mode: theme just isn't kept */ }
+  });
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-open-rules]");
+    if (!button) return;
+    const panel = document.getElementById("rules-" + button.dataset.openRules);
+    panel.open = true;
+    panel.scrollIntoView({ behavior: "smooth", block: "start" });
+  });
+});
+
+if ("serviceWorker" in navigator) {
+  window.addEventListener("load", async () => {
+    try {
+      const registration = await navigator.serviceWorker.register("./sw.js");
+      const hadController = Boolean(navigator.serviceWorker.controller);
+      registration.addEventListener("updatefound", () => {
+        const worker = registration.installing;
+        worker?.addEventListener("statechange", () => {
+          if (worker.state === "installed" && hadController) {
+            document.getElementById("update-notice").hidden = false;
+          }
+        });
+      });
+      document.getElementById("update-reload").addEventListener("click", () => {
+        // Let the waiting worker take over, then reload into the new version.
+        if (registration.waiting) {
+          navigator.serviceWorker.addEventListener("controllerchange", () => location.reload());
+          registration.waiting.postMessage("skip-waiting");
+        } else {
+          location.reload();
+        }
+      });
+      root.dataset.sw = "registered";
+    } catch (error) {
+      root.dataset.sw = "failed";
+    }
+  });
+}

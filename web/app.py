@@ -1,0 +1,208 @@
+"""Boot, router and the one set of event listeners.
+
+Data flows one way: a tap on an element with ``data-action`` becomes a call to the
+current view's ``handle(action, arg, event)``; the view turns it into an engine
+action (or a change of what is shown), and the app re-renders the view from its
+state with the virtual DOM (:mod:`web.dom`). Nothing is read back from the DOM but
+the value of the control that changed.
+"""
+
+from __future__ import annotations
+
+import traceback
+from urllib.parse import parse_qs
+
+from js import document, window  # type: ignore[import-not-found]
+from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
+
+from web import platform
+from web.dom import Root, button, h
+from web.store import Store
+
+#: Routes that have a live Python view (the others are prerendered reference pages).
+ROUTES = ("home", "conflict")
+
+
+def parse_hash(hash_: str) -> tuple[str, dict[str, str]]:
+    """``#/conflict?g=…`` → ``("conflict", {"g": "…"})``."""
+    body = hash_[2:] if hash_.startswith("#/") else ""
+    route, _, query = body.partition("?")
+    params = {k: v[0] for k, v in parse_qs(query, keep_blank_values=True).items()}
+    return route or "home", params
+
+
+class App:
+    def __init__(self) -> None:
+        self.store = Store(platform.LocalStorage(), now=platform.now_ms, tab_id=platform.tab_id())
+        self.toasts: list[dict] = []
+        self._toast_id = 0
+        self.roots: dict[str, Root] = {}
+        from web.views.home import HomeView
+        from web.views.conflict import ConflictView
+
+        self.views = {"home": HomeView(self), "conflict": ConflictView(self)}
+        self.route, self.params = parse_hash(platform.location_hash())
+        self._proxies = []
+
+    # ------------------------------------------------------------ rendering
+    def render(self) -> None:
+        view = self.views.get(self.route)
+        if view is not None:
+            root = self.roots.get(self.route)
+            if root is None:
+                root = self.roots[self.route] = Root(document.getElementById(f"app-{self.route}"))
+            try:
+                root.render(view.render())
+            except Exception:  # a bug must not leave a blank table: say so, keep the data
+                traceback.print_exc()
+                root.tree = None
+                root.render(h("p", {"class": "error-box", "role": "alert"},
+                              "Something went wrong drawing this screen. Your games are safe; "
+                              "reload the page to continue."))
+        self._render_toasts()
+
+    def _render_toasts(self) -> None:
+        root = self.roots.get("_toasts")
+        if root is None:
+            root = self.roots["_toasts"] = Root(document.getElementById("toasts"))
+        root.render([
+            h("div", {"class": ["toast", t["kind"]], "data-key": f"toast-{t['id']}",
+                      "role": "alert" if t["kind"] == "error" else None},
+              h("span", {"class": "toast-text"}, t["text"]),
+              button(t["action_label"], "app:toast-action", t["id"], cls="toast-action")
+              if t.get("action") else None,
+              button("✕", "app:toast-close", t["id"], cls="toast-close", aria_label="Dismiss"))
+            for t in self.toasts
+        ])
+
+    def toast(self, text: str, kind: str = "info", action=None, action_label: str = "Undo",
+              seconds: float = 6.0) -> None:
+        """A short message at the bottom; errors stay until dismissed."""
+        self._toast_id += 1
+        entry = {"id": self._toast_id, "text": text, "kind": kind, "action": action,
+                 "action_label": action_label}
+        self.toasts = [t for t in self.toasts if t["text"] != text][-2:] + [entry]
+        if kind != "error":
+            toast_id = self._toast_id
+
+            def expire(*_):
+                self.toasts = [t for t in self.toasts if t["id"] != toast_id]
+                self._render_toasts()
+
+            proxy = create_proxy(expire)
+            self._proxies.append(proxy)
+            window.setTimeout(proxy, int(seconds * 1000))
+
+    # ------------------------------------------------------------ events
+    def _target(self, event, attr: str):
+        target = event.target
+        if target is None or not hasattr(target, "closest"):
+            return None
+        return target.closest(f"[{attr}]")
+
+    def on_click(self, event) -> None:
+        el = self._target(event, "data-action")
+        if el is None or el.hasAttribute("disabled"):
+            return
+        action = str(el.getAttribute("data-action"))
+        arg = el.getAttribute("data-arg")
+        arg = None if arg is None else str(arg)
+        self.dispatch(action, arg, el, event)
+
+    def on_field(self, event) -> None:
+        el = self._target(event, "data-field")
+        if el is None:
+            return
+        field = str(el.getAttribute("data-field"))
+        if el.type == "checkbox":
+            value = "1" if el.checked else ""
+        elif el.type == "file":
+            self.dispatch("file:" + field, None, el, event)
+            return
+        else:
+            value = str(el.value)
+        live = event.type == "input"
+        view = self.views.get(self.route)
+        if view is not None and view.field(field, value, live):
+            self.render()
+
+    def dispatch(self, action: str, arg, el, event) -> None:
+        try:
+            if action == "app:toast-close":
+                self.toasts = [t for t in self.toasts if str(t["id"]) != arg]
+            elif action == "app:toast-action":
+                for t in self.toasts:
+                    if str(t["id"]) == arg and t.get("action"):
+                        self.toasts.remove(t)
+                        t["action"]()
+                        break
+            else:
+                view = self.views.get(self.route)
+                if view is not None:
+                    view.handle(action, arg, el, event)
+        except Exception as err:  # never lose the page to a bug in one handler
+            traceback.print_exc()
+            self.toast(f"That did not work: {err}", "error")
+        self.render()
+
+    def on_drop(self, event) -> None:
+        view = self.views.get(self.route)
+        files = event.dataTransfer.files if event.dataTransfer else None
+        if view is None or not files or files.length == 0 or not hasattr(view, "import_file"):
+            return
+        event.preventDefault()
+        view.import_file(files.item(0))
+
+    def on_hash(self, *_):
+        route, params = parse_hash(platform.location_hash())
+        if not route.replace("-", "").isalpha():
+            return
+        self.route, self.params = route, params
+        view = self.views.get(route)
+        if view is not None and hasattr(view, "on_enter"):
+            view.on_enter(params)
+        self.render()
+
+    def on_storage(self, event) -> None:
+        """Another tab changed a save: let the views say so instead of overwriting it."""
+        if event.key is None:
+            return
+        for view in self.views.values():
+            if hasattr(view, "on_storage"):
+                view.on_storage(str(event.key), None if event.newValue is None else str(event.newValue))
+        self.render()
+
+    def listen(self, target, name: str, handler) -> None:
+        proxy = create_proxy(handler)
+        self._proxies.append(proxy)
+        target.addEventListener(name, proxy)
+
+    def start(self) -> None:
+        self.listen(document, "click", self.on_click)
+        self.listen(document, "input", self.on_field)
+        self.listen(document, "change", self.on_field)
+        self.listen(document, "submit", lambda e: e.preventDefault())
+        self.listen(document, "dragover", lambda e: e.preventDefault())
+        self.listen(document, "drop", self.on_drop)
+        self.listen(window, "hashchange", self.on_hash)
+        self.listen(window, "storage", self.on_storage)
+        for view in self.views.values():
+            if hasattr(view, "boot"):
+                view.boot()
+        self.on_hash()
+        for route in ROUTES:
+            if route != self.route:
+                saved, self.route = self.route, route
+                self.render()
+                self.route = saved
+        self.render()
+
+
+def main() -> None:
+    app = App()
+    window.conflictTable = create_proxy(lambda: None)  # marker for debugging in devtools
+    app.start()
+    document.documentElement.setAttribute("data-ready", "true")
+    boot = document.getElementById("boot")
+    if boot is not None:
+        boot.hidden = True

@@ -1,0 +1,233 @@
+"""The site builder: sources → ``build/``, exactly what a static host serves.
+
+``python -m web.build [--out build]`` renders the Jinja2 templates, copies the few
+runtime files the app needs from the npm packages (Pyodide, PyScript), ships the
+Python code (``engine/`` and the browser UI) as one zip, writes the web manifest and
+icons, and writes a service worker whose cache name and precache list come from the
+content hashes of every file it serves. Same sources → same bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import io
+import json
+import shutil
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES = ROOT / "web" / "templates"
+STATIC = ROOT / "static"
+NODE = ROOT / "node_modules"
+
+#: The Pyodide runtime files a pure-Python app requests (PLATFORM.md).
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
+#: Python packages shipped to the browser inside app.zip.
+APP_PACKAGES = ("engine", "web")
+#: Parts of web/ that are build-time only and never shipped.
+NOT_SHIPPED = {"build.py", "serve.py"}
+#: Fixed zip timestamp: deterministic output.
+ZIP_TIME = (2024, 1, 1, 0, 0, 0)
+
+#: The strictest policy under which Pyodide and PyScript run: only this origin,
+#: no inline scripts. Pyodide's Emscripten loader evaluates its EM_ASM/EM_JS glue
+#: with ``eval`` at start-up, so 'unsafe-eval' is required (checked: without it
+#: Pyodide never starts); 'wasm-unsafe-eval' alone is not enough.
+CSP = "; ".join([
+    "default-src 'self'",
+    "script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'",
+    "style-src 'self'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "worker-src 'self'",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+])
+
+TOOLS = (
+    {"route": "conflict", "title": "Organizations In Conflict", "short": "Conflict",
+     "symbol": "♠", "built": True,
+     "blurb": "A card duel between alliances of organizations: suit ratings, scopes, "
+              "a trump circle and rounds that change the balance of power."},
+    {"route": "campaign", "title": "Campaign", "short": "Campaign", "symbol": "♥", "built": False,
+     "blurb": "A wargame campaign of hands, stakes and a pool, ending in an exhaustion roll "
+              "and a peace treaty decided by the best poker hand."},
+    {"route": "initiative", "title": "CONSIM", "short": "Initiative", "symbol": "♣", "built": False,
+     "blurb": "Card initiative, suppression, shooting and wounds for skirmishes."},
+    {"route": "battle", "title": "Ascension Isle", "short": "Battle", "symbol": "♦", "built": False,
+     "blurb": "Army battles: blind maneuver bids, dice pools with reinforcement dice, "
+              "stratagems and result matrices."},
+)
+
+
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def write(path: Path, data: bytes | str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data.encode() if isinstance(data, str) else data)
+
+
+def app_zip() -> bytes:
+    """engine/ and the browser UI as one deterministic zip (PyScript unpacks it)."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
+        for package in APP_PACKAGES:
+            for path in sorted((ROOT / package).rglob("*.py")):
+                rel = path.relative_to(ROOT)
+                if "__pycache__" in rel.parts or (package == "web" and rel.name in NOT_SHIPPED):
+                    continue
+                info = zipfile.ZipInfo(rel.as_posix(), ZIP_TIME)
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.external_attr = 0o644 << 16
+                zf.writestr(info, path.read_bytes())
+            data_dir = ROOT / package / "data"
+            if data_dir.is_dir():
+                for path in sorted(p for p in data_dir.rglob("*") if p.is_file()):
+                    info = zipfile.ZipInfo(path.relative_to(ROOT).as_posix(), ZIP_TIME)
+                    info.compress_type = zipfile.ZIP_DEFLATED
+                    info.external_attr = 0o644 << 16
+                    zf.writestr(info, path.read_bytes())
+    return buf.getvalue()
+
+
+def lock_stub() -> bytes:
+    """Pyodide always fetches its lock file; ours lists no packages (pure-Python app)."""
+    lock = json.loads((NODE / "pyodide" / "pyodide-lock.json").read_text())
+    return json.dumps({"info": lock["info"], "packages": {}}, sort_keys=True).encode()
+
+
+def copy_vendor(out: Path) -> None:
+    pyodide = NODE / "pyodide"
+    if not pyodide.is_dir():
+        sys.exit("node_modules/pyodide is missing: run `npm ci` (make does this for you)")
+    for name in PYODIDE_FILES:
+        write(out / "vendor" / "pyodide" / name, (pyodide / name).read_bytes())
+    write(out / "vendor" / "pyodide" / "pyodide-lock.json", lock_stub())
+    dist = NODE / "@pyscript" / "core" / "dist"
+    for path in sorted(dist.rglob("*")):
+        if path.is_file() and not path.name.endswith(".map"):
+            write(out / "vendor" / "pyscript" / path.relative_to(dist), path.read_bytes())
+
+
+def icon_png(size: int, maskable: bool = False) -> bytes:
+    """The app icon drawn in pure Python: a card with a diamond pip on a dark field."""
+    import struct
+    import zlib
+
+    bg = (0x1D, 0x3B, 0x2F)
+    card = (0xF7, 0xF3, 0xE8)
+    pip = (0xC0, 0x2B, 0x2B)
+    pad = 0.18 if maskable else 0.10
+    rows = []
+    for y in range(size):
+        row = bytearray([0])
+        v = (y + 0.5) / size
+        for x in range(size):
+            u = (x + 0.5) / size
+            colour = bg
+            cx0, cx1 = 0.5 - (0.5 - pad) * 0.72, 0.5 + (0.5 - pad) * 0.72
+            cy0, cy1 = pad, 1 - pad
+            if cx0 <= u <= cx1 and cy0 <= v <= cy1:
+                colour = card
+                if abs(u - 0.5) / 0.17 + abs(v - 0.5) / 0.25 <= 1:
+                    colour = pip
+            row.extend(colour)
+        rows.append(bytes(row))
+    raw = zlib.compress(b"".join(rows), 9)
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", raw) + chunk(b"IEND", b"")
+
+
+def manifest() -> str:
+    return json.dumps({
+        "name": "Conflict Table",
+        "short_name": "Conflict Table",
+        "description": "Deals, checks, rolls, tracks and remembers for four tabletop conflict systems.",
+        "start_url": "./",
+        "scope": "./",
+        "display": "standalone",
+        "orientation": "any",
+        "background_color": "#f4f1e8",
+        "theme_color": "#1d3b2f",
+        "icons": [
+            {"src": "icons/icon-192.png", "sizes": "192x192", "type": "image/png"},
+            {"src": "icons/icon-512.png", "sizes": "512x512", "type": "image/png"},
+            {"src": "icons/maskable-512.png", "sizes": "512x512", "type": "image/png", "purpose": "maskable"},
+        ],
+    }, indent=2)
+
+
+def render_pages(out: Path) -> None:
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=select_autoescape(["html", "j2"]),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    page = env.get_template("index.html.j2").render(tools=TOOLS, csp=CSP)
+    write(out / "index.html", page)
+
+
+def service_worker(out: Path) -> None:
+    files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    digest = hashlib.sha256()
+    for name in files:
+        digest.update(name.encode() + b"\0" + sha((out / name).read_bytes()).encode())
+    version = digest.hexdigest()[:16]
+    precache = ["./"] + [f"./{name}" for name in files if name != "index.html"] + ["./index.html"]
+    source = (STATIC / "sw.js").read_text()
+    source = source.replace("__CACHE_VERSION__", version).replace(
+        "__PRECACHE__", json.dumps(precache, indent=1))
+    write(out / "sw.js", source)
+    write(out / "version.json", json.dumps({"version": version}))
+
+
+def build(out: Path) -> Path:
+    started = time.perf_counter()
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    copy_vendor(out)
+    write(out / "app.zip", app_zip())
+    write(out / "main.py", (ROOT / "web" / "main.py").read_text())
+    write(out / "pyscript.json", json.dumps({
+        "interpreter": "./vendor/pyodide/pyodide.mjs",
+        "files": {"./app.zip": "./*"},
+    }, indent=1))
+    for path in sorted(STATIC.rglob("*")):
+        if path.is_file() and path.name != "sw.js":
+            write(out / path.relative_to(STATIC), path.read_bytes())
+    write(out / "icons" / "icon-192.png", icon_png(192))
+    write(out / "icons" / "icon-512.png", icon_png(512))
+    write(out / "icons" / "maskable-512.png", icon_png(512, maskable=True))
+    write(out / "manifest.webmanifest", manifest())
+    render_pages(out)
+    service_worker(out)
+    print(f"built {out} in {time.perf_counter() - started:.2f}s")
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "build")
+    build(parser.parse_args(argv).out.resolve())
+
+
+if __name__ == "__main__":
+    main()

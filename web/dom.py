@@ -1,0 +1,174 @@
+"""A tiny virtual DOM: views describe the page as data, ``patch`` updates the real one.
+
+Views build trees of :class:`VNode` with :func:`h`; :func:`patch` compares the new
+tree with the previous one and touches only what changed, so a re-render after
+every tap keeps focus, caret and scroll, and a button under the finger stays the
+same element. Text is always text: strings become text nodes, attributes are set
+with ``setAttribute``, and nothing here ever uses ``innerHTML`` — a name typed as
+``<img onerror=…>`` shows as those characters and never runs.
+
+The diff runs in Python; only the changes cross into the browser. The module
+imports ``js`` lazily so the tree building can be tested on CPython.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+#: Attributes that are live properties of form controls, not just markup.
+PROPERTIES = {"value", "checked", "open"}
+
+
+class VText:
+    __slots__ = ("text", "el")
+
+    def __init__(self, text: str):
+        self.text = text
+        self.el: Any = None
+
+
+class VNode:
+    __slots__ = ("tag", "attrs", "children", "el")
+
+    def __init__(self, tag: str, attrs: dict[str, str], children: list):
+        self.tag = tag
+        self.attrs = attrs
+        self.children = children
+        self.el: Any = None
+
+    @property
+    def key(self) -> str | None:
+        return self.attrs.get("data-key")
+
+    def text(self) -> str:
+        """All the text inside (for tests and accessible names)."""
+        return "".join(c.text if isinstance(c, VText) else c.text() for c in self.children)
+
+
+def _children(items: Iterable[Any]) -> list:
+    out: list = []
+    for child in items:
+        if child is None or child is False or child is True:
+            continue
+        if isinstance(child, (list, tuple)):
+            out.extend(_children(child))
+        elif isinstance(child, (VNode, VText)):
+            out.append(child)
+        else:
+            out.append(VText(str(child)))
+    return out
+
+
+def h(tag: str, attrs: dict[str, Any] | None = None, *children: Any) -> VNode:
+    """``<tag attrs…>children</tag>``. Strings become text nodes.
+
+    Attribute values: ``True`` sets an empty attribute, ``None``/``False`` leaves it
+    out, anything else goes through ``str``. ``class`` may be a list (falsy items
+    dropped). ``value``/``checked``/``open`` are also kept as live properties.
+    """
+    clean: dict[str, Any] = {}
+    for key, value in (attrs or {}).items():
+        if value is None or value is False:
+            continue
+        if key == "class" and isinstance(value, (list, tuple)):
+            value = " ".join(v for v in value if v)
+        clean[key] = "" if value is True else str(value)
+    return VNode(tag, clean, _children(children))
+
+
+def button(label: Any, action: str, arg: Any = None, *, cls: Any = None, disabled: bool = False,
+           **attrs: Any) -> VNode:
+    """A button the app's one click listener turns into ``action`` (with ``arg``)."""
+    extra = {k.replace("_", "-"): v for k, v in attrs.items()}
+    return h("button", {"type": "button", "class": cls, "data-action": action,
+                        "data-arg": None if arg is None else str(arg), "disabled": disabled,
+                        **extra}, label)
+
+
+# ---------------------------------------------------------------- browser side
+
+def _document():
+    from js import document  # type: ignore[import-not-found]
+
+    return document
+
+
+def _create(node):
+    doc = _document()
+    if isinstance(node, VText):
+        node.el = doc.createTextNode(node.text)
+        return node.el
+    el = doc.createElement(node.tag)
+    for key, value in node.attrs.items():
+        el.setAttribute(key, value)
+        if key in PROPERTIES:
+            _set_property(el, key, value)
+    for child in node.children:
+        el.appendChild(_create(child))
+    node.el = el
+    return el
+
+
+def _set_property(el, key: str, value: str | None) -> None:
+    if key == "value":
+        if el.value != (value or ""):
+            el.value = value or ""
+    else:
+        setattr(el, key, value is not None)
+
+
+def _same(old, new) -> bool:
+    if isinstance(old, VText) or isinstance(new, VText):
+        return isinstance(old, VText) and isinstance(new, VText)
+    return old.tag == new.tag and old.key == new.key
+
+
+def _patch_node(old, new) -> None:
+    new.el = el = old.el
+    if isinstance(new, VText):
+        if old.text != new.text:
+            el.data = new.text
+        return
+    for key, value in new.attrs.items():
+        if old.attrs.get(key) != value:
+            el.setAttribute(key, value)
+        if key in PROPERTIES:
+            focused = key == "value" and _document().activeElement == el
+            if not focused:
+                _set_property(el, key, value)
+    for key in old.attrs:
+        if key not in new.attrs:
+            el.removeAttribute(key)
+            if key in PROPERTIES and key != "value":
+                _set_property(el, key, None)
+    patch_children(el, old.children, new.children)
+
+
+def patch_children(parent, old: list, new: list) -> None:
+    """Make ``parent`` 's children match ``new``, reusing what ``old`` rendered."""
+    for index, node in enumerate(new):
+        previous = old[index] if index < len(old) else None
+        if previous is not None and _same(previous, node):
+            _patch_node(previous, node)
+        elif previous is not None:
+            parent.replaceChild(_create(node), previous.el)
+        else:
+            parent.appendChild(_create(node))
+    for previous in old[len(new):]:
+        parent.removeChild(previous.el)
+
+
+class Root:
+    """A mounted region of the page (``#app-conflict`` …) and its last rendered tree."""
+
+    def __init__(self, el):
+        self.el = el
+        self.tree: list | None = None
+
+    def render(self, children: Any) -> None:
+        new = _children([children])
+        if self.tree is None:
+            self.el.textContent = ""
+            self.tree = []
+        patch_children(self.el, self.tree, new)
+        self.tree = new

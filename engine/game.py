@@ -168,6 +168,8 @@ def apply(game: Game, action: Mapping[str, Any]) -> Game:
     when the action is refused.
     """
     mod = system(game.kind)
+    if not isinstance(action, Mapping):
+        raise ActionError("An action must be an object with a type")
     state, rng = _replay(game, game.position)
     action = dict(action)
     new_state = mod.step(state, action, game.rules, rng)

@@ -1,0 +1,541 @@
+"""The browser save store, run on a dict-backed storage."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from engine import codec
+from engine import game as game_mod
+from engine.game import RuleError
+from web.store import (
+    BACKUP_PREFIX, LAST_PREFIX, SLOT_PREFIX, TRASH_KEY, ConflictingEdit, DamagedSave, MemoryStorage,
+    NoSuchSave, StorageFull, Store, StoreError, WebStorage, filename_for,
+)
+
+MARKUP = "<img src=x onerror=alert(1)>"
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _fake_system():
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(game_mod.SYSTEM_MODULES, "testdice", "tests.engine.fakesys")
+        yield
+
+
+class Clock:
+    """Epoch milliseconds that move on by a second at every reading."""
+
+    def __init__(self, start: int = 1_700_000_000_000):
+        self.t = start
+
+    def __call__(self) -> int:
+        self.t += 1000
+        return self.t
+
+
+def make_store(storage=None, tab="tabA", seed=1, clock=None):
+    return Store(storage if storage is not None else MemoryStorage(), now=clock or Clock(), tab_id=tab,
+                 rng=random.Random(seed))
+
+
+def dice(players=("Ann", "Bo"), seed=7, ops=()):
+    game = game_mod.new_game("testdice", {"players": list(players)}, None, seed)
+    for op in ops:
+        if op == "undo":
+            game = game_mod.undo(game)
+        else:
+            try:
+                game = game_mod.apply(game, {"type": op})
+            except RuleError:
+                pass
+    return game
+
+
+@pytest.fixture
+def store():
+    return make_store()
+
+
+# --------------------------------------------------------------------------- slots
+
+def test_create_and_load(store):
+    game = dice(ops=["roll", "pass", "roll", "undo"])
+    slot = store.create(game)
+    assert slot.startswith("testdice-") and len(slot) == len("testdice-") + 6
+    assert store.storage.get(SLOT_PREFIX + slot) is not None
+    loaded, meta = store.load(slot)
+    assert loaded == game and loaded.position == 2
+    assert meta["name"] == "Testdice 1"
+    assert meta["rev"] == 1 and meta["tab"] == "tabA"
+    assert meta["created"] == meta["updated"]
+    # The stored value is a codec save.
+    assert codec.loads(store.storage.get(SLOT_PREFIX + slot))[0] == game
+
+
+def test_ids_unique_and_default_names(store):
+    slots = [store.create(dice()) for _ in range(30)]
+    assert len(set(slots)) == 30
+    names = {info.name for info in store.list("testdice")}
+    assert names == {f"Testdice {n}" for n in range(1, 31)}
+    named = store.create(dice(), name="  Friday night  ")
+    assert store.load(named)[1]["name"] == "Friday night"
+
+
+def test_default_name_skips_used_names(store):
+    store.create(dice(), name="Testdice 2")
+    slot = store.create(dice())
+    assert store.load(slot)[1]["name"] == "Testdice 3"
+
+
+def test_save_updates_meta_and_rev(store):
+    slot = store.create(dice(), name="Friday")
+    _, first = store.load(slot)
+    game = dice(ops=["roll", "roll"])
+    assert store.save(slot, game) == 2
+    assert store.save(slot, dice(ops=["roll", "roll", "pass"])) == 3
+    loaded, meta = store.load(slot)
+    assert loaded == dice(ops=["roll", "roll", "pass"])
+    assert meta["name"] == "Friday" and meta["created"] == first["created"]
+    assert meta["updated"] > first["updated"] and meta["rev"] == 3
+
+
+def test_save_refuses_other_kind_and_missing_slot(store):
+    slot = store.create(dice())
+    other = game_mod.Game("otherkind", 1, {}, {})
+    with pytest.raises(StoreError, match="cannot be saved over"):
+        store.save(slot, other)
+    with pytest.raises(NoSuchSave, match="no longer there"):
+        store.save("testdice-zzzzzz", dice())
+    with pytest.raises(NoSuchSave):
+        store.load("not a slot id")
+    with pytest.raises(NoSuchSave):
+        store.load("testdice-000000")
+
+
+def test_list_newest_first_and_by_kind(store):
+    a = store.create(dice(), name="A")
+    b = store.create(dice(ops=["roll", "pass", "roll"]), name="B")
+    c = store.create(dice(), name="C")
+    store.save(a, dice(ops=["roll", "undo"]))
+    store.storage.set("ct:v1:slot:other-abcdef", codec.dumps(dice()))  # another tool's slot
+    store.storage.set("unrelated", "x")
+    infos = store.list("testdice")
+    assert [i.id for i in infos] == [a, c, b]
+    first = infos[0]
+    assert (first.kind, first.name, first.actions, first.position, first.rev, first.damaged) == (
+        "testdice", "A", 1, 0, 2, False)
+    assert first.updated > first.created
+    assert infos[2].actions == 3
+    assert {i.id for i in store.list()} == {a, b, c, "other-abcdef"}
+    assert store.list("nothing") == []
+
+
+def test_rename(store):
+    slot = store.create(dice(), name="Old")
+    store.rename(slot, MARKUP)
+    game, meta = store.load(slot)
+    assert meta["name"] == MARKUP and meta["rev"] == 1
+    with pytest.raises(StoreError, match="cannot be empty"):
+        store.rename(slot, "   ")
+    with pytest.raises(StoreError, match="at most 200"):
+        store.rename(slot, "x" * 201)
+    with pytest.raises(StoreError, match="must be text"):
+        store.rename(slot, 5)
+    with pytest.raises(NoSuchSave):
+        store.rename("testdice-nope00", "x")
+
+
+def test_duplicate(store):
+    game = dice(ops=["roll", "pass", "roll", "undo"])
+    slot = store.create(game, name="Friday")
+    copy = store.duplicate(slot)
+    assert copy != slot
+    loaded, meta = store.load(copy)
+    assert loaded == game and meta["name"] == "Friday (copy)" and meta["rev"] == 1
+    again = store.duplicate(slot)
+    assert store.load(again)[1]["name"] == "Friday (copy 2)"
+    named = store.duplicate(slot, name="Saturday")
+    assert store.load(named)[1]["name"] == "Saturday"
+    assert store.load(slot)[0] == game
+
+
+# --------------------------------------------------------------------------- delete / undo
+
+def test_delete_and_undo(store):
+    game = dice(ops=["roll", "pass"])
+    slot = store.create(game, name="Keep me")
+    raw = store.storage.get(SLOT_PREFIX + slot)
+    store.set_last("testdice", slot)
+    token = store.delete(slot)
+    assert store.list("testdice") == []
+    assert store.last("testdice") is None
+    assert store.storage.get(TRASH_KEY) is not None
+    with pytest.raises(NoSuchSave):
+        store.load(slot)
+    assert store.undo_delete(token) == slot
+    assert store.storage.get(SLOT_PREFIX + slot) == raw
+    assert store.load(slot)[0] == game
+    assert store.last("testdice") == slot
+    assert store.storage.get(TRASH_KEY) is None
+    with pytest.raises(StoreError, match="can no longer be restored"):
+        store.undo_delete(token)
+
+
+def test_next_delete_purges_trash(store):
+    a, b = store.create(dice(), name="A"), store.create(dice(), name="B")
+    token_a = store.delete(a)
+    token_b = store.delete(b)
+    with pytest.raises(StoreError, match="can no longer be restored"):
+        store.undo_delete(token_a)
+    assert store.undo_delete(token_b) == b
+    token = store.delete(b)
+    store.purge_trash()
+    with pytest.raises(StoreError):
+        store.undo_delete(token)
+    with pytest.raises(StoreError):
+        store.undo_delete("bogus")
+
+
+def test_delete_when_storage_is_full():
+    storage = MemoryStorage()
+    store = make_store(storage)
+    slot = store.create(dice(ops=["roll"] * 3), name="Big")
+    storage.quota = storage.used() + 100  # no room for a second copy in the trash
+    token = store.delete(slot)
+    assert token is not None and store.list() == []
+    assert store.undo_delete(token) == slot
+    assert store.load(slot)[1]["name"] == "Big"
+
+
+def test_delete_without_room_for_trash_cannot_be_undone():
+    storage = MemoryStorage()
+    store = make_store(storage)
+    keep = store.create(dice(), name="Keep")
+    slot = store.create(dice(), name="Big")
+    storage.quota = storage.used()  # full to the last character
+    assert store.delete(slot) is None
+    assert [i.id for i in store.list()] == [keep]
+    assert storage.get(TRASH_KEY) is None
+    with pytest.raises(StoreError, match="can no longer be restored"):
+        store.undo_delete(None)
+
+
+# --------------------------------------------------------------------------- last game per tool
+
+def test_last(store):
+    assert store.last("testdice") is None
+    a, b = store.create(dice()), store.create(dice())
+    store.set_last("testdice", a)
+    assert store.last("testdice") == a
+    store.set_last("testdice", b)
+    assert store.last("testdice") == b
+    assert store.storage.get(LAST_PREFIX + "testdice") == b
+    assert store.last("other") is None
+    with pytest.raises(StoreError):
+        store.set_last("other", b)
+    store.set_last("testdice", None)
+    assert store.last("testdice") is None
+    store.storage.set(LAST_PREFIX + "testdice", "testdice-gone00")
+    assert store.last("testdice") is None
+    store.storage.set(LAST_PREFIX + "testdice", "garbage")
+    assert store.last("testdice") is None
+
+
+def test_last_survives_a_new_store_on_the_same_storage():
+    storage = MemoryStorage()
+    first = make_store(storage)
+    slot = first.create(dice())
+    first.set_last("testdice", slot)
+    reopened = make_store(storage, tab="tabB")
+    assert reopened.last("testdice") == slot
+
+
+# --------------------------------------------------------------------------- export / import
+
+def test_export(store):
+    game = dice(ops=["roll", "pass", "roll", "undo"])
+    slot = store.create(game, name="Friday Night: Round 2!")
+    filename, text = store.export(slot)
+    assert filename == "friday-night-round-2.json"
+    back, meta = codec.loads(text)
+    assert back == game
+    assert meta == {"name": "Friday Night: Round 2!", "created": meta["created"], "updated": meta["updated"]}
+    assert "rev" not in json.loads(text)["meta"]
+    assert filename_for(MARKUP, "x") == "img-src-x-onerror-alert-1.json"
+    assert filename_for("Été", "x") == "ete.json"
+    assert filename_for("!!!", "testdice-abc") == "testdice-abc.json"
+
+
+def test_import_never_overwrites(store):
+    game = dice(ops=["roll", "pass"])
+    slot = store.create(game, name="Friday")
+    _, text = store.export(slot)
+    first = store.import_text(text)
+    second = store.import_text(text)
+    assert len({slot, first, second}) == 3
+    names = [store.load(s)[1]["name"] for s in (slot, first, second)]
+    assert names == ["Friday", "Friday (imported)", "Friday (imported 2)"]
+    assert all(store.load(s)[0] == game for s in (slot, first, second))
+    assert store.load(first)[1]["rev"] == 1
+
+
+def test_import_markup_name_and_no_name(store):
+    text = codec.dumps(dice(), {"name": MARKUP})
+    assert store.load(store.import_text(text))[1]["name"] == MARKUP
+    nameless = store.import_text(codec.dumps(dice()))
+    assert store.load(nameless)[1]["name"].startswith("Testdice ")
+
+
+def test_import_old_schema(store):
+    v1 = {"version": 1, "game": {"kind": "testdice", "seed": 3, "settings": {"setup": {"players": ["A", "B"]}},
+                                 "log": [{"type": "roll"}]}, "name": "Old one", "saved": 1_600_000_000}
+    slot = store.import_text(json.dumps(v1))
+    game, meta = store.load(slot)
+    assert meta["name"] == "Old one" and meta["created"] == 1_600_000_000_000 and game.position == 1
+
+
+@pytest.mark.parametrize("text", ["", "garbage", "{", json.dumps({"app": "conflict-table", "schema": 9})])
+def test_import_bad_file_writes_nothing(store, text):
+    store.create(dice())
+    before = dict(store.storage.data)
+    with pytest.raises(codec.SaveError):
+        store.import_text(text)
+    assert store.storage.data == before
+
+
+# --------------------------------------------------------------------------- damaged saves
+
+@pytest.mark.parametrize("raw, message", [
+    ("{this is not json", "This save is damaged"),
+    ('{"app": "conflict-table", "schema": 2, "kind": "testdice"}', "'seed' should be"),
+    (None, "move the rules do not allow"),  # filled in below: a save whose actions break the rules
+])
+def test_damaged_entry_is_backed_up(store, raw, message):
+    good = store.create(dice(ops=["roll"]), name="Good")
+    bad = store.create(dice(), name="Bad")
+    store.set_last("testdice", bad)
+    if raw is None:
+        data = json.loads(store.storage.get(SLOT_PREFIX + bad))
+        data["actions"] = [{"type": "bonus", "amount": 1}, {"type": "pass"}, {"type": "pass"},
+                           {"type": "bonus", "amount": 1}]
+        data["position"] = 4
+        raw = json.dumps(data)
+    store.storage.set(SLOT_PREFIX + bad, raw)
+
+    infos = store.list("testdice")
+    assert {i.id for i in infos} == {good, bad}
+    if "rules" not in message:  # listing does not replay, so only unreadable saves show as damaged
+        damaged = next(i for i in infos if i.id == bad)
+        assert damaged.damaged and message in damaged.problem
+
+    with pytest.raises(DamagedSave) as info:
+        store.load(bad)
+    err = info.value
+    assert message in str(err) and "nothing is lost" in str(err)
+    assert err.slot_id == bad and err.backup_key.startswith(BACKUP_PREFIX + bad + ":")
+    assert store.storage.get(err.backup_key) == raw
+    assert store.backups() == [err.backup_key] and store.backups(bad) == [err.backup_key]
+    assert [i.id for i in store.list("testdice")] == [good]
+    assert store.last("testdice") is None
+    assert store.load(good)[1]["name"] == "Good"
+    store.discard_backup(err.backup_key)
+    assert store.backups() == []
+    with pytest.raises(StoreError):
+        store.discard_backup(SLOT_PREFIX + good)
+
+
+def test_newer_save_is_left_in_place(store):
+    slot = store.create(dice())
+    data = json.loads(store.storage.get(SLOT_PREFIX + slot))
+    data["schema"] = 7
+    store.storage.set(SLOT_PREFIX + slot, json.dumps(data))
+    with pytest.raises(DamagedSave, match=r"newer version of Conflict Table \(schema 7\)") as info:
+        store.load(slot)
+    assert info.value.backup_key is None and info.value.reason == "newer"
+    assert store.storage.get(SLOT_PREFIX + slot) is not None
+    assert store.list()[0].problem.startswith("This save is from a newer version")
+
+
+def test_damaged_entry_without_room_for_backup_stays(store):
+    storage = MemoryStorage()
+    store = make_store(storage)
+    slot = store.create(dice())
+    storage.set(SLOT_PREFIX + slot, "{broken")
+    storage.quota = storage.used()
+    with pytest.raises(DamagedSave, match="left in place") as info:
+        store.load(slot)
+    assert info.value.backup_key is None and storage.get(SLOT_PREFIX + slot) == "{broken"
+
+
+def test_slot_holding_other_kind_is_damaged(store):
+    slot = store.create(dice())
+    store.storage.set("ct:v1:slot:other-abcdef", store.storage.get(SLOT_PREFIX + slot))
+    with pytest.raises(DamagedSave, match="different kind"):
+        store.load("other-abcdef")
+
+
+def test_saving_over_a_damaged_entry_keeps_a_copy(store):
+    slot = store.create(dice(), name="Mine")
+    store.storage.set(SLOT_PREFIX + slot, "{broken")
+    assert store.save(slot, dice(ops=["roll"])) == 1
+    assert store.load(slot)[0] == dice(ops=["roll"])
+    assert [store.storage.get(k) for k in store.backups(slot)] == ["{broken"]
+
+
+def test_rename_damaged(store):
+    slot = store.create(dice())
+    store.storage.set(SLOT_PREFIX + slot, "[]")
+    with pytest.raises(DamagedSave):
+        store.rename(slot, "New")
+    assert store.storage.get(SLOT_PREFIX + slot) == "[]"
+
+
+# --------------------------------------------------------------------------- storage full
+
+def test_quota_keeps_previous_save():
+    storage = MemoryStorage()
+    store = make_store(storage)
+    small = dice()
+    slot = store.create(small, name="Small")
+    before = storage.get(SLOT_PREFIX + slot)
+    storage.quota = storage.used() + 20
+    with pytest.raises(StorageFull) as info:
+        store.save(slot, dice(ops=["roll", "pass"] * 10))
+    assert "storage is full" in str(info.value) and "previous save is unchanged" in str(info.value)
+    assert isinstance(info.value, ValueError)
+    assert storage.get(SLOT_PREFIX + slot) == before
+    game, meta = store.load(slot)
+    assert game == small and meta["rev"] == 1
+    with pytest.raises(StorageFull):
+        store.create(dice(ops=["roll"] * 5))
+    assert [i.id for i in store.list()] == [slot]
+    storage.quota = None
+    assert store.save(slot, dice(ops=["roll"])) == 2
+
+
+def test_memory_storage_quota():
+    storage = MemoryStorage(quota=10)
+    storage.set("a", "123456789")
+    with pytest.raises(StorageFull):
+        storage.set("b", "1")
+    storage.set("a", "12345678")  # replacing counts the old value as freed
+    assert storage.used() == 9 and storage.keys() == ["a"]
+    storage.remove("a")
+    storage.remove("a")
+    assert storage.get("a") is None
+
+
+def test_unverified_write_is_reported():
+    class Forgetful(MemoryStorage):
+        def set(self, key, value):
+            super().set(key, value[:-1])
+
+    store = make_store(Forgetful())
+    with pytest.raises(StoreError, match="did not keep"):
+        store.create(dice())
+
+
+# --------------------------------------------------------------------------- two tabs
+
+def test_two_tabs_conflict():
+    storage = MemoryStorage()
+    clock = Clock()
+    tab_a = make_store(storage, tab="tabA", seed=1, clock=clock)
+    tab_b = make_store(storage, tab="tabB", seed=2, clock=clock)
+    slot = tab_a.create(dice(), name="Shared")
+    tab_b.load(slot)
+    assert tab_a.save(slot, dice(ops=["roll"])) == 2
+    with pytest.raises(ConflictingEdit) as info:
+        tab_b.save(slot, dice(ops=["pass"]))
+    assert "changed in another tab" in str(info.value)
+    assert (info.value.stored_rev, info.value.stored_tab) == (2, "tabA")
+    assert tab_b.load(slot)[0] == dice(ops=["roll"])  # what tab A saved is intact
+    assert tab_b.save(slot, dice(ops=["roll", "pass"])) == 3  # after reloading, fine
+    with pytest.raises(ConflictingEdit):
+        tab_a.save(slot, dice(ops=["roll", "roll"]))
+    with pytest.raises(ConflictingEdit):
+        tab_a.save(slot, dice(ops=["roll", "roll"]), expected_rev=2)
+    assert tab_a.save(slot, dice(ops=["roll", "roll"]), expected_rev=3) == 4
+    assert tab_b.save(slot, dice(ops=["pass"]), force=True) == 5
+    assert tab_a.load(slot)[1]["tab"] == "tabB"
+
+
+def test_rename_in_other_tab_is_not_a_conflict():
+    storage = MemoryStorage()
+    tab_a, tab_b = make_store(storage, tab="tabA"), make_store(storage, tab="tabB", seed=2)
+    slot = tab_a.create(dice(), name="Old")
+    tab_b.load(slot)
+    tab_a.rename(slot, "New")
+    assert tab_b.save(slot, dice(ops=["roll"])) == 2
+    assert tab_a.load(slot)[1]["name"] == "New"
+
+
+def test_changed_elsewhere():
+    storage = MemoryStorage()
+    tab_a, tab_b = make_store(storage, tab="tabA"), make_store(storage, tab="tabB", seed=2)
+    slot = tab_a.create(dice(), name="Shared")
+    other = tab_a.create(dice(), name="Other")
+    key = SLOT_PREFIX + slot
+    tab_b.load(slot)
+    assert tab_b.changed_elsewhere(key, storage.get(key)) is None  # same rev as loaded
+    tab_a.save(slot, dice(ops=["roll"]))
+    assert tab_b.changed_elsewhere(key, storage.get(key)) == slot
+    assert tab_a.changed_elsewhere(key, storage.get(key)) is None  # its own write
+    tab_a.rename(other, "Renamed")
+    assert tab_b.changed_elsewhere(SLOT_PREFIX + other, storage.get(SLOT_PREFIX + other)) == other  # not seen
+    assert tab_a.changed_elsewhere(SLOT_PREFIX + other, storage.get(SLOT_PREFIX + other)) is None
+    assert tab_b.changed_elsewhere(key, None) == slot  # deleted
+    assert tab_b.changed_elsewhere(key, "{garbage") == slot
+    for bad_key in (None, "", "unrelated", LAST_PREFIX + "testdice", TRASH_KEY, SLOT_PREFIX + "bad id"):
+        assert tab_b.changed_elsewhere(bad_key, "x") is None
+    assert tab_b.changed_elsewhere(12, object()) is None
+
+
+# --------------------------------------------------------------------------- browser adapter
+
+class FakeJsStorage:
+    """Enough of the JavaScript Storage API, with a quota like a browser's."""
+
+    def __init__(self, quota=10_000):
+        self.items: dict[str, str] = {}
+        self.quota = quota
+
+    @property
+    def length(self):
+        return len(self.items)
+
+    def key(self, index):
+        return list(self.items)[index] if index < len(self.items) else None
+
+    def getItem(self, key):  # noqa: N802 (JavaScript name)
+        return self.items.get(key)
+
+    def setItem(self, key, value):  # noqa: N802
+        if sum(len(k) + len(v) for k, v in self.items.items() if k != key) + len(key) + len(value) > self.quota:
+            error = Exception("Failed to execute 'setItem' on 'Storage': exceeded the quota.")
+            error.name = "QuotaExceededError"
+            raise error
+        self.items[key] = value
+
+    def removeItem(self, key):  # noqa: N802
+        self.items.pop(key, None)
+
+
+def test_web_storage_adapter():
+    js = FakeJsStorage()
+    store = make_store(WebStorage(js))
+    slot = store.create(dice(), name="Web")
+    assert store.load(slot)[1]["name"] == "Web"
+    assert SLOT_PREFIX + slot in js.items
+    js.quota = sum(len(k) + len(v) for k, v in js.items.items())
+    with pytest.raises(StorageFull):
+        store.save(slot, dice(ops=["roll"] * 10))
+    assert store.load(slot)[0] == dice()
+
+
+def test_every_error_is_a_value_error():
+    for cls in (StoreError, StorageFull, DamagedSave, ConflictingEdit, NoSuchSave, codec.SaveError):
+        assert issubclass(cls, ValueError)

@@ -1,0 +1,635 @@
+"""Saved games in the browser's ``localStorage``, as plain Python that tests run on CPython.
+
+The browser layer wraps ``window.localStorage`` in :class:`WebStorage`; tests (and
+browsers with storage switched off) use :class:`MemoryStorage`. :class:`Store`
+keeps one *slot* per saved game on top of either.
+
+Keys (all start with ``ct:``; ``v1`` is the key layout, not the save schema):
+
+``ct:v1:slot:<slot id>``
+    a save in :mod:`engine.codec` format; its ``meta`` holds ``name``,
+    ``created``/``updated`` (epoch ms), ``rev`` (a counter bumped by every save)
+    and ``tab`` (the tab that wrote it). Slot ids are ``<kind>-<6 letters/digits>``.
+``ct:v1:last:<kind>``
+    the slot id of the last game opened with that tool.
+``ct:v1:trash``
+    the most recently deleted game, until it is restored or another is deleted:
+    a line of JSON (``token``, ``slot``, ``deleted``, ``last``), a newline, and
+    the deleted slot's text unchanged.
+``ct:v1:backup:<slot id>:<epoch ms>``
+    the exact text of a save that could not be opened, kept so nothing is lost.
+
+Nothing is lost on failure: a write that does not fit raises :class:`StorageFull`
+and leaves the previous save as it was; a save that cannot be opened is copied to
+a backup key before it is taken off the list.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import time
+import unicodedata
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Protocol
+
+from engine import codec
+from engine.game import Game
+
+KEY_PREFIX = "ct:v1:"
+SLOT_PREFIX = KEY_PREFIX + "slot:"
+LAST_PREFIX = KEY_PREFIX + "last:"
+TRASH_KEY = KEY_PREFIX + "trash"
+BACKUP_PREFIX = KEY_PREFIX + "backup:"
+
+#: How each tool's games are called by default ("Conflict 3").
+KIND_TITLES = {"conflict": "Conflict", "campaign": "Campaign", "initiative": "Initiative", "battle": "Battle"}
+
+_KIND = re.compile(r"[a-z][a-z0-9_]{0,39}")
+_SLOT_ID = re.compile(r"([a-z][a-z0-9_]{0,39})-([a-z0-9]{1,16})")
+_ID_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+_FULL = ("Browser storage is full, so {what} was not saved{kept}. "
+         "Export or delete old games to make room.")
+
+
+class StoreError(ValueError):
+    """Something about saved games went wrong; ``str()`` is a message for players."""
+
+
+class StorageFull(StoreError):
+    """The browser's storage has no room for a write; nothing was changed."""
+
+
+class NoSuchSave(StoreError):
+    """The slot does not exist (any more: maybe it was deleted in another tab)."""
+
+    def __init__(self, slot_id: str):
+        super().__init__("This saved game is no longer there (it may have been deleted in another tab)")
+        self.slot_id = slot_id
+
+
+class DamagedSave(StoreError):
+    """A save that cannot be opened.
+
+    ``backup_key`` is where its exact text was copied (``None`` when it was left in
+    place: a save from a newer app or for a tool this app does not have is not
+    damaged, just not for us). ``reason`` is the :class:`engine.codec.SaveError` reason.
+    """
+
+    def __init__(self, message: str, slot_id: str, backup_key: str | None, reason: str):
+        super().__init__(message)
+        self.slot_id = slot_id
+        self.backup_key = backup_key
+        self.reason = reason
+
+
+class ConflictingEdit(StoreError):
+    """The slot was saved elsewhere (another tab) since this tab loaded it."""
+
+    def __init__(self, slot_id: str, stored_rev: Any, stored_tab: Any):
+        super().__init__("This game was changed in another tab since you opened it here. "
+                         "Reload it to see those changes, or keep this version to overwrite them.")
+        self.slot_id = slot_id
+        self.stored_rev = stored_rev
+        self.stored_tab = stored_tab
+
+
+class Storage(Protocol):
+    """A string key/value store such as ``localStorage``."""
+
+    def get(self, key: str) -> str | None:
+        """The value of ``key``, or ``None``."""
+
+    def set(self, key: str, value: str) -> None:
+        """Store ``value``; raises :class:`StorageFull` (changing nothing) when it does not fit."""
+
+    def remove(self, key: str) -> None:
+        """Forget ``key`` (no error when absent)."""
+
+    def keys(self) -> list[str]:
+        """Every key."""
+
+
+class MemoryStorage:
+    """A dict-backed :class:`Storage`.
+
+    ``quota`` limits the total length of keys plus values, in characters (browsers
+    allow about 5 million); ``None`` means no limit. ``data`` is the dict itself.
+    """
+
+    def __init__(self, quota: int | None = None, data: dict[str, str] | None = None):
+        self.quota = quota
+        self.data: dict[str, str] = dict(data or {})
+
+    def used(self) -> int:
+        """Characters in use (keys plus values)."""
+        return sum(len(k) + len(v) for k, v in self.data.items())
+
+    def get(self, key: str) -> str | None:
+        return self.data.get(key)
+
+    def set(self, key: str, value: str) -> None:
+        if not isinstance(value, str):
+            raise TypeError("Storage values are strings")
+        if self.quota is not None:
+            old = len(key) + len(self.data[key]) if key in self.data else 0
+            if self.used() - old + len(key) + len(value) > self.quota:
+                raise StorageFull("Browser storage is full")
+        self.data[key] = value
+
+    def remove(self, key: str) -> None:
+        self.data.pop(key, None)
+
+    def keys(self) -> list[str]:
+        return list(self.data)
+
+
+class WebStorage:
+    """:class:`Storage` over a JavaScript ``Storage`` object (``window.localStorage``).
+
+    A ``QuotaExceededError`` from ``setItem`` becomes :class:`StorageFull`; any other
+    failure becomes :class:`StoreError`.
+    """
+
+    def __init__(self, js_storage: Any):
+        self.js = js_storage
+
+    def get(self, key: str) -> str | None:
+        value = self.js.getItem(key)
+        return None if value is None else str(value)
+
+    def set(self, key: str, value: str) -> None:
+        try:
+            self.js.setItem(key, value)
+        except Exception as err:
+            text = f"{getattr(err, 'name', '')} {err}"
+            if "quota" in text.lower():
+                raise StorageFull("Browser storage is full") from None
+            raise StoreError("The browser refused to save") from None
+
+    def remove(self, key: str) -> None:
+        self.js.removeItem(key)
+
+    def keys(self) -> list[str]:
+        count = int(self.js.length)
+        keys = [self.js.key(i) for i in range(count)]
+        return [str(k) for k in keys if k is not None]
+
+
+@dataclass(frozen=True)
+class SlotInfo:
+    """One saved game as listed: enough to show it without opening it.
+
+    ``problem`` is a message for players when the save cannot be read (the other
+    fields are then ``None`` where unknown); ``actions`` counts every action,
+    ``position`` those in force.
+    """
+
+    id: str
+    kind: str
+    name: str | None
+    created: int | None
+    updated: int | None
+    actions: int | None
+    position: int | None
+    rev: int | None
+    problem: str | None = None
+
+    @property
+    def damaged(self) -> bool:
+        return self.problem is not None
+
+
+def slot_kind(slot_id: str) -> str:
+    """The kind of game a slot id belongs to; raises :class:`NoSuchSave` for a malformed id."""
+    match = _SLOT_ID.fullmatch(slot_id) if isinstance(slot_id, str) else None
+    if not match:
+        raise NoSuchSave(str(slot_id))
+    return match.group(1)
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def filename_for(name: str | None, fallback: str) -> str:
+    """A safe file name (``friday-game.json``) for a game called ``name``."""
+    text = unicodedata.normalize("NFKD", name or "").encode("ascii", "ignore").decode("ascii")
+    slug = "-".join(re.findall(r"[a-z0-9]+", text.lower()))[:60].strip("-")
+    return f"{slug or fallback}.json"
+
+
+class Store:
+    """Saved games on a :class:`Storage`.
+
+    ``now`` returns the time in epoch milliseconds; ``tab_id`` names this browser
+    tab (recorded with every save, for telling tabs apart). Every method raises
+    only ``ValueError`` subclasses with messages for players
+    (:class:`StoreError` ones, or :class:`engine.codec.SaveError` from imports).
+    """
+
+    def __init__(self, storage: Storage, now: Callable[[], int] | None = None, tab_id: str | None = None,
+                 rng: random.Random | None = None):
+        self.storage = storage
+        self.now = now or _now_ms
+        self.rng = rng or random.Random(os.urandom(16))
+        self.tab_id = tab_id or self._random(8)
+        #: The rev this tab last loaded or wrote, per slot.
+        self.seen: dict[str, int] = {}
+
+    # ------------------------------------------------------------------ helpers
+
+    def _random(self, length: int) -> str:
+        return "".join(self.rng.choice(_ID_CHARS) for _ in range(length))
+
+    def _new_id(self, kind: str) -> str:
+        if not isinstance(kind, str) or not _KIND.fullmatch(kind):
+            raise StoreError(f"Games of kind {kind!r} cannot be saved")
+        while True:
+            slot_id = f"{kind}-{self._random(6)}"
+            if self.storage.get(SLOT_PREFIX + slot_id) is None:
+                return slot_id
+
+    def _write(self, key: str, value: str, what: str, kept: str = "") -> None:
+        """Write and read back. When it does not fit, the previous value is left as it was."""
+        try:
+            self.storage.set(key, value)
+        except StorageFull:
+            raise StorageFull(_FULL.format(what=what, kept=kept)) from None
+        if self.storage.get(key) != value:
+            raise StoreError(f"The browser did not keep {what}; try again")
+
+    def _raw(self, slot_id: str) -> str:
+        slot_kind(slot_id)
+        raw = self.storage.get(SLOT_PREFIX + slot_id)
+        if raw is None:
+            raise NoSuchSave(slot_id)
+        return raw
+
+    @staticmethod
+    def _peek(raw: str) -> tuple[Game, dict[str, Any]]:
+        """The game and meta of stored text without replaying it (raises SaveError)."""
+        return codec.read_save(codec.parse_save_text(raw))
+
+    def _check_name(self, name: Any) -> str | None:
+        if name is None:
+            return None
+        if not isinstance(name, str):
+            raise StoreError("A name must be text")
+        name = name.strip()
+        if len(name) > codec.MAX_NAME:
+            raise StoreError(f"A name can be at most {codec.MAX_NAME} characters long")
+        return name or None
+
+    def _names(self, kind: str) -> set[str]:
+        return {info.name for info in self.list(kind) if info.name}
+
+    def _default_name(self, kind: str) -> str:
+        title = KIND_TITLES.get(kind, kind.replace("_", " ").capitalize())
+        infos = self.list(kind)
+        names = {info.name for info in infos if info.name}
+        number = len(infos) + 1
+        while f"{title} {number}" in names:
+            number += 1
+        return f"{title} {number}"
+
+    def _unique_name(self, kind: str, name: str, tag: str, always: bool = False) -> str:
+        """``name``, or "name (tag)", "name (tag 2)" … — the first not used by a ``kind`` game."""
+        names = self._names(kind)
+        if not always and name not in names:
+            return name
+        base = name[: codec.MAX_NAME - len(tag) - 12]
+        candidate, number = f"{base} ({tag})", 2
+        while candidate in names:
+            candidate = f"{base} ({tag} {number})"
+            number += 1
+        return candidate
+
+    def _backup(self, slot_id: str, raw: str) -> str:
+        """Copy ``raw`` under a fresh backup key; returns the key (raises StorageFull)."""
+        base = f"{BACKUP_PREFIX}{slot_id}:{self.now()}"
+        key, number = base, 2
+        while self.storage.get(key) is not None:
+            key = f"{base}-{number}"
+            number += 1
+        self._write(key, raw, "a copy of the damaged save")
+        return key
+
+    def _put(self, slot_id: str, game: Game, meta: Mapping[str, Any], what: str, kept: str = "") -> None:
+        text = codec.dumps(game, meta)
+        self._write(SLOT_PREFIX + slot_id, text, what, kept)
+        self.seen[slot_id] = meta["rev"]
+
+    # ------------------------------------------------------------------ slots
+
+    def create(self, game: Game, name: str | None = None) -> str:
+        """Save ``game`` in a new slot (named ``name`` or "Conflict 3" …); returns its id."""
+        slot_id = self._new_id(game.kind)
+        name = self._check_name(name) or self._default_name(game.kind)
+        now = self.now()
+        meta = {"name": name, "created": now, "updated": now, "rev": 1, "tab": self.tab_id}
+        self._put(slot_id, game, meta, "the new game")
+        return slot_id
+
+    def save(self, slot_id: str, game: Game, expected_rev: int | None = None, *, force: bool = False) -> int:
+        """Autosave ``game`` into its slot; returns the new rev.
+
+        Keeps the stored name and creation time, sets ``updated`` and bumps ``rev``.
+        Raises :class:`ConflictingEdit` when the stored rev is not ``expected_rev``
+        (by default the rev this Store last loaded or wrote), unless ``force``;
+        :class:`NoSuchSave` when the slot is gone; :class:`StorageFull` when it does
+        not fit (the previous save stays as it was).
+        """
+        kind = slot_kind(slot_id)
+        if game.kind != kind:
+            raise StoreError(f"This is a {game.kind} game; it cannot be saved over a {kind} game")
+        raw = self._raw(slot_id)
+        damaged = False
+        try:
+            _, meta = self._peek(raw)
+        except codec.SaveError:
+            # The stored text is unreadable: keep a copy, then replace it with this game.
+            self._backup(slot_id, raw)
+            meta, damaged = {}, True
+        stored_rev = _int_or_none(meta.get("rev"))
+        if expected_rev is None:
+            expected_rev = self.seen.get(slot_id)
+        if not (force or damaged) and expected_rev is not None and stored_rev != expected_rev:
+            raise ConflictingEdit(slot_id, stored_rev, meta.get("tab"))
+        now = self.now()
+        new_meta = {
+            "name": meta.get("name") or self._default_name(kind),
+            "created": meta.get("created") if meta.get("created") is not None else now,
+            "updated": now,
+            "rev": (stored_rev or 0) + 1,
+            "tab": self.tab_id,
+        }
+        self._put(slot_id, game, new_meta, "this move", "; your previous save is unchanged")
+        return new_meta["rev"]
+
+    def load(self, slot_id: str) -> tuple[Game, dict[str, Any]]:
+        """``(game, meta)`` of a slot, fully checked and replayed.
+
+        A save that cannot be opened is copied to a backup key and taken off the
+        list, and :class:`DamagedSave` says so (a save from a newer app, or for a
+        tool this app does not have, is left in place). :class:`NoSuchSave` when
+        the slot is gone.
+        """
+        raw = self._raw(slot_id)
+        try:
+            game, meta = codec.loads(raw)
+            if game.kind != slot_kind(slot_id):
+                raise codec.SaveError("This save is damaged: it holds a different kind of game")
+        except codec.SaveError as err:
+            if err.reason in ("newer", "kind"):
+                raise DamagedSave(str(err), slot_id, None, err.reason) from None
+            try:
+                backup_key = self._backup(slot_id, raw)
+            except StoreError:
+                raise DamagedSave(f"{err}. It was left in place, because there is no room to keep a copy.",
+                                  slot_id, None, err.reason) from None
+            self.storage.remove(SLOT_PREFIX + slot_id)
+            kind = slot_kind(slot_id)
+            if self.storage.get(LAST_PREFIX + kind) == slot_id:
+                self.storage.remove(LAST_PREFIX + kind)
+            raise DamagedSave(f"{err}. A copy was kept in the browser, so nothing is lost.",
+                              slot_id, backup_key, err.reason) from None
+        rev = _int_or_none(meta.get("rev"))
+        if rev is not None:
+            self.seen[slot_id] = rev
+        return game, meta
+
+    def list(self, kind: str | None = None) -> list[SlotInfo]:
+        """Saved games (of ``kind``, or all), newest first; unreadable ones have a ``problem``."""
+        infos = []
+        for key in self.storage.keys():
+            if not key.startswith(SLOT_PREFIX):
+                continue
+            slot_id = key[len(SLOT_PREFIX):]
+            match = _SLOT_ID.fullmatch(slot_id)
+            if not match or (kind is not None and match.group(1) != kind):
+                continue
+            raw = self.storage.get(key)
+            if raw is None:
+                continue
+            try:
+                game, meta = self._peek(raw)
+            except codec.SaveError as err:
+                infos.append(SlotInfo(slot_id, match.group(1), None, None, None, None, None, None, str(err)))
+                continue
+            infos.append(SlotInfo(
+                id=slot_id, kind=match.group(1), name=meta.get("name"),
+                created=meta.get("created"), updated=meta.get("updated"),
+                actions=len(game.actions), position=game.position, rev=_int_or_none(meta.get("rev")),
+                problem=None if game.kind == match.group(1) else
+                "This save is damaged: it holds a different kind of game",
+            ))
+        infos.sort(key=lambda i: (-(i.updated if i.updated is not None else -1), i.id))
+        return infos
+
+    def rename(self, slot_id: str, name: str) -> None:
+        """Give a saved game a new name (does not count as an edit for other tabs)."""
+        name = self._check_name(name)
+        if name is None:
+            raise StoreError("A name cannot be empty")
+        raw = self._raw(slot_id)
+        try:
+            game, meta = self._peek(raw)
+        except codec.SaveError as err:
+            raise DamagedSave(str(err), slot_id, None, err.reason) from None
+        meta = {**meta, "name": name}
+        text = codec.dumps(game, meta)
+        self._write(SLOT_PREFIX + slot_id, text, "the new name", "; the old name is kept")
+
+    def duplicate(self, slot_id: str, name: str | None = None) -> str:
+        """A copy of a saved game in a new slot (named "<name> (copy)", "(copy 2)" … by default)."""
+        game, meta = self.load(slot_id)
+        name = self._check_name(name)
+        if name is None:
+            name = self._unique_name(game.kind, meta.get("name") or "Game", "copy", always=True)
+        new_id = self._new_id(game.kind)
+        now = self.now()
+        self._put(new_id, game, {"name": name, "created": now, "updated": now, "rev": 1, "tab": self.tab_id},
+                  "the copy")
+        return new_id
+
+    # ------------------------------------------------------------------ delete / undo
+
+    def delete(self, slot_id: str) -> str | None:
+        """Delete a saved game; returns a token for :meth:`undo_delete`.
+
+        The game is kept in the trash until it is restored or another game is
+        deleted (or :meth:`purge_trash`). When storage is so full that not even
+        the trash fits, the game is deleted anyway and ``None`` is returned: that
+        delete cannot be undone.
+        """
+        kind = slot_kind(slot_id)
+        raw = self._raw(slot_id)
+        was_last = self.storage.get(LAST_PREFIX + kind) == slot_id
+        token: str | None = self._random(10)
+        header = json.dumps({"token": token, "slot": slot_id, "deleted": self.now(), "last": was_last},
+                            separators=(",", ":"))
+        trash = header + "\n" + raw
+        self.storage.remove(TRASH_KEY)  # the previous deleted game is gone for good
+        key = SLOT_PREFIX + slot_id
+        try:
+            self._write(TRASH_KEY, trash, "the deleted game")
+        except StoreError:
+            # No room for a second copy: free the slot first.
+            self.storage.remove(key)
+            try:
+                self._write(TRASH_KEY, trash, "the deleted game")
+            except StoreError:
+                self.storage.remove(TRASH_KEY)
+                token = None
+        self.storage.remove(key)
+        if was_last:
+            self.storage.remove(LAST_PREFIX + kind)
+        self.seen.pop(slot_id, None)
+        return token
+
+    def _trash(self) -> dict[str, Any] | None:
+        """The trash header plus ``value`` (the deleted save's text), or None."""
+        raw = self.storage.get(TRASH_KEY)
+        if raw is None or "\n" not in raw:
+            return None
+        header, value = raw.split("\n", 1)
+        try:
+            data = json.loads(header)
+        except (ValueError, RecursionError):
+            return None
+        if not isinstance(data, dict) or not isinstance(data.get("slot"), str):
+            return None
+        if not _SLOT_ID.fullmatch(data["slot"]):
+            return None
+        data["value"] = value
+        return data
+
+    def undo_delete(self, token: str | None) -> str:
+        """Restore the game deleted with ``token``; returns its slot id."""
+        data = self._trash()
+        if token is None or data is None or data.get("token") != token:
+            raise StoreError("That game can no longer be restored")
+        slot_id = data["slot"]
+        kind = slot_kind(slot_id)
+        if self.storage.get(SLOT_PREFIX + slot_id) is not None:
+            slot_id = self._new_id(kind)
+        trash = self.storage.get(TRASH_KEY) or ""
+        try:
+            self._write(SLOT_PREFIX + slot_id, data["value"], "the restored game")
+        except StorageFull:
+            # No room for both copies: empty the trash first, refill it if the slot still fails.
+            self.storage.remove(TRASH_KEY)
+            try:
+                self._write(SLOT_PREFIX + slot_id, data["value"], "the restored game")
+            except StoreError:
+                self.storage.set(TRASH_KEY, trash)
+                raise
+        self.storage.remove(TRASH_KEY)
+        if data.get("last") and self.last(kind) is None:
+            self.set_last(kind, slot_id)
+        try:
+            rev = _int_or_none(self._peek(data["value"])[1].get("rev"))
+        except codec.SaveError:
+            rev = None
+        if rev is not None:
+            self.seen[slot_id] = rev
+        return slot_id
+
+    def purge_trash(self) -> None:
+        """Forget the deleted game for good."""
+        self.storage.remove(TRASH_KEY)
+
+    # ------------------------------------------------------------------ last game per tool
+
+    def last(self, kind: str) -> str | None:
+        """The slot of the last game opened with the ``kind`` tool, if it still exists."""
+        slot_id = self.storage.get(LAST_PREFIX + kind)
+        if slot_id is None or not _SLOT_ID.fullmatch(slot_id) or slot_kind(slot_id) != kind:
+            return None
+        if self.storage.get(SLOT_PREFIX + slot_id) is None:
+            return None
+        return slot_id
+
+    def set_last(self, kind: str, slot_id: str | None) -> None:
+        """Remember ``slot_id`` as the game to reopen for ``kind`` (``None`` forgets it)."""
+        if slot_id is None:
+            self.storage.remove(LAST_PREFIX + kind)
+            return
+        if slot_kind(slot_id) != kind:
+            raise StoreError(f"That is not a {kind} game")
+        self._write(LAST_PREFIX + kind, slot_id, "which game was open")
+
+    # ------------------------------------------------------------------ files
+
+    def export(self, slot_id: str) -> tuple[str, str]:
+        """``(file name, JSON text)`` of a saved game, for downloading."""
+        game, meta = self.load(slot_id)
+        public_meta = {"name": meta.get("name"), "created": meta.get("created"), "updated": meta.get("updated")}
+        return filename_for(meta.get("name"), slot_id), codec.dumps(game, public_meta, pretty=True)
+
+    def import_text(self, text: str | bytes) -> str:
+        """Save the game of an exported file in a new slot (never overwrites); returns its id.
+
+        A name already used by a game of the same tool gets " (imported)" added.
+        Raises :class:`engine.codec.SaveError` for a file that cannot be opened.
+        """
+        game, meta = codec.loads(text)
+        name = meta.get("name")
+        if not isinstance(name, str) or not name.strip():
+            name = self._default_name(game.kind)
+        name = self._unique_name(game.kind, name.strip(), "imported")
+        slot_id = self._new_id(game.kind)
+        now = self.now()
+        created = meta.get("created") if meta.get("created") is not None else now
+        self._put(slot_id, game, {"name": name, "created": created, "updated": now, "rev": 1,
+                                  "tab": self.tab_id}, "the imported game")
+        return slot_id
+
+    # ------------------------------------------------------------------ backups
+
+    def backups(self, slot_id: str | None = None) -> list[str]:
+        """Backup keys of saves that could not be opened (of one slot, or all), oldest first."""
+        prefix = BACKUP_PREFIX + (f"{slot_id}:" if slot_id else "")
+        return sorted(k for k in self.storage.keys() if k.startswith(prefix))
+
+    def discard_backup(self, key: str) -> None:
+        """Forget a backup for good."""
+        if not isinstance(key, str) or not key.startswith(BACKUP_PREFIX):
+            raise StoreError("That is not a backup")
+        self.storage.remove(key)
+
+    # ------------------------------------------------------------------ other tabs
+
+    def changed_elsewhere(self, key: str | None, new_value: str | None) -> str | None:
+        """The slot id a browser ``storage`` event changed, if its game moved on.
+
+        Returns the id when a saved game was deleted or saved with a rev this Store
+        has not seen (so a tab showing that game should offer to reload); ``None``
+        for other keys, renames, and this tab's own writes. Never raises.
+        """
+        try:
+            if not isinstance(key, str) or not key.startswith(SLOT_PREFIX):
+                return None
+            slot_id = key[len(SLOT_PREFIX):]
+            if not _SLOT_ID.fullmatch(slot_id):
+                return None
+            if new_value is None:
+                return slot_id
+            try:
+                _, meta = self._peek(new_value)
+            except codec.SaveError:
+                return slot_id
+            rev = _int_or_none(meta.get("rev"))
+            if rev is not None and rev == self.seen.get(slot_id):
+                return None
+            return slot_id
+        except Exception:
+            return None

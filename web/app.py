@@ -95,18 +95,17 @@ class App:
 
     # ------------------------------------------------------------ events
     def _target(self, event, attr: str):
-        target = event.target
+        target = platform.py(event.target)
         if target is None or not hasattr(target, "closest"):
             return None
-        return target.closest(f"[{attr}]")
+        return platform.py(target.closest(f"[{attr}]"))
 
     def on_click(self, event) -> None:
         el = self._target(event, "data-action")
         if el is None or el.hasAttribute("disabled"):
             return
         action = str(el.getAttribute("data-action"))
-        arg = el.getAttribute("data-arg")
-        arg = None if arg is None else str(arg)
+        arg = platform.text(el.getAttribute("data-arg"))
         self.dispatch(action, arg, el, event)
 
     def on_field(self, event) -> None:
@@ -147,7 +146,8 @@ class App:
 
     def on_drop(self, event) -> None:
         view = self.views.get(self.route)
-        files = event.dataTransfer.files if event.dataTransfer else None
+        transfer = platform.py(event.dataTransfer)
+        files = platform.py(transfer.files) if transfer is not None else None
         if view is None or not files or files.length == 0 or not hasattr(view, "import_file"):
             return
         event.preventDefault()
@@ -165,11 +165,12 @@ class App:
 
     def on_storage(self, event) -> None:
         """Another tab changed a save: let the views say so instead of overwriting it."""
-        if event.key is None:
+        key = platform.text(event.key)
+        if key is None:
             return
         for view in self.views.values():
             if hasattr(view, "on_storage"):
-                view.on_storage(str(event.key), None if event.newValue is None else str(event.newValue))
+                view.on_storage(key, platform.text(event.newValue))
         self.render()
 
     def listen(self, target, name: str, handler) -> None:

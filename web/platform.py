@@ -7,17 +7,27 @@ reads as plain Python.
 from __future__ import annotations
 
 from js import Date, Math, document, localStorage, navigator, window  # type: ignore[import-not-found]
-from pyodide.ffi import JsException  # type: ignore[import-not-found]
+from pyodide.ffi import JsException, jsnull  # type: ignore[import-not-found]
 
 from web.store import StorageFull
+
+
+def py(value):
+    """A JS value as Python: ``null`` and ``undefined`` become ``None``."""
+    return None if value is None or value is jsnull else value
+
+
+def text(value) -> str | None:
+    """A JS string (or null) as ``str | None``."""
+    value = py(value)
+    return None if value is None else str(value)
 
 
 class LocalStorage:
     """``window.localStorage`` behind the :class:`web.store.Storage` protocol."""
 
     def get(self, key: str) -> str | None:
-        value = localStorage.getItem(key)
-        return None if value is None else str(value)
+        return text(localStorage.getItem(key))
 
     def set(self, key: str, value: str) -> None:
         try:
@@ -34,7 +44,8 @@ class LocalStorage:
         localStorage.removeItem(key)
 
     def keys(self) -> list[str]:
-        return [str(localStorage.key(i)) for i in range(localStorage.length)]
+        keys = (text(localStorage.key(i)) for i in range(int(localStorage.length)))
+        return [k for k in keys if k is not None]
 
 
 def now_ms() -> int:

@@ -1,0 +1,444 @@
+"""The game of one tool in this tab: autosave, undo/redo, history, saves and sharing.
+
+Built once and used by every tool's view. It owns the tool's current
+:class:`engine.game.Game` and its save slot; the view asks it for the state and
+sends it actions. Every change is saved at once (autosave); every failure is said
+in plain words and loses nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable
+
+from engine import codec
+from engine import game as games
+from web import platform
+from web.dom import button, h
+from web.store import ConflictingEdit, DamagedSave, NoSuchSave, StoreError
+
+
+def when(ms: int | None) -> str:
+    if ms is None:
+        return "unknown time"
+    from js import Date  # type: ignore[import-not-found]
+
+    return str(Date.new(ms).toLocaleString([], _DATE_FORMAT()))
+
+
+def _DATE_FORMAT():
+    from js import Object  # type: ignore[import-not-found]
+    from pyodide.ffi import to_js  # type: ignore[import-not-found]
+
+    return to_js({"dateStyle": "medium", "timeStyle": "short"}, dict_converter=Object.fromEntries)
+
+
+class Session:
+    """One tool's open game: ``game`` (or ``None`` while setting up) and its ``slot``."""
+
+    def __init__(self, app, kind: str, title: str, on_change: Callable[[], None] | None = None):
+        self.app = app
+        self.kind = kind
+        self.title = title
+        self.on_change = on_change or (lambda: None)
+        self.slot: str | None = None
+        self.name: str = ""
+        self.game: games.Game | None = None
+        self._state_key: Any = None
+        self._state: Any = None
+        self.drawer: str | None = None  # "saves" | "share" | "history"
+        self.renaming: str | None = None
+        self.rename_text = ""
+        self.stale = False  # another tab saved this game since we loaded it
+        self.copied: str | None = None
+
+    # ------------------------------------------------------------ state
+    @property
+    def state(self):
+        """The current state, replayed from the game (cached per game object)."""
+        if self.game is None:
+            return None
+        if self._state_key is not self.game:
+            self._state = games.replay(self.game)
+            self._state_key = self.game
+        return self._state
+
+    def boot(self) -> None:
+        slot = self.app.store.last(self.kind)
+        if slot is not None:
+            self.open(slot, quiet=True)
+
+    def open(self, slot: str, quiet: bool = False) -> bool:
+        try:
+            game, meta = self.app.store.load(slot)
+        except (DamagedSave, NoSuchSave, StoreError) as err:
+            self.app.toast(str(err), "error")
+            return False
+        self._set(slot, game, meta.get("name") or "")
+        self.app.store.set_last(self.kind, slot)
+        if not quiet:
+            self.app.toast(f"Opened “{self.name}”.")
+        return True
+
+    def _set(self, slot: str | None, game: games.Game | None, name: str = "") -> None:
+        self.slot, self.game, self.name = slot, game, name
+        self.stale = False
+        self.drawer = None
+        self.on_change()
+
+    def start(self, game: games.Game, name: str | None = None) -> None:
+        """Begin a new game in a new save slot."""
+        try:
+            slot = self.app.store.create(game, name)
+            self.app.store.set_last(self.kind, slot)
+            self._set(slot, game, self._slot_name(slot))
+        except StoreError as err:  # storage full or off: play on unsaved, and say so
+            self._set(None, game, name or "Unsaved game")
+            self.app.toast(str(err), "error")
+
+    def close(self) -> None:
+        """Leave the current game (it stays saved) to set up a new one."""
+        self.app.store.set_last(self.kind, None)
+        self._set(None, None)
+
+    def _slot_name(self, slot: str) -> str:
+        for info in self.app.store.list(self.kind):
+            if info.id == slot:
+                return info.name or ""
+        return ""
+
+    # ------------------------------------------------------------ actions
+    def act(self, action: dict) -> bool:
+        """Take ``action``; a refused one is explained (with its rule id) and changes nothing."""
+        if self.game is None:
+            return False
+        try:
+            new = games.apply(self.game, action)
+        except (games.RuleError, games.ActionError) as err:
+            self.app.toast(str(err), "error")
+            return False
+        self._update(new)
+        return True
+
+    def try_act(self, action: dict) -> str | None:
+        """Like :meth:`act` but returns the refusal instead of showing it."""
+        if self.game is None:
+            return "No game is open"
+        try:
+            new = games.apply(self.game, action)
+        except (games.RuleError, games.ActionError) as err:
+            return str(err)
+        self._update(new)
+        return None
+
+    def _update(self, new: games.Game) -> None:
+        self.game = new
+        self.save()
+        self.on_change()
+
+    def save(self, force: bool = False) -> None:
+        if self.slot is None or self.game is None:
+            return
+        try:
+            self.app.store.save(self.slot, self.game, force=force)
+            self.stale = False
+        except ConflictingEdit:
+            self.stale = True
+        except NoSuchSave:
+            self.slot = None
+            self.app.toast("This game's save was deleted elsewhere; it is now unsaved. "
+                           "Use Saves → Save a copy to keep it.", "error")
+        except StoreError as err:
+            self.app.toast(str(err), "error")
+
+    def undo(self) -> None:
+        if self.game is not None and self.game.can_undo:
+            self._update(games.undo(self.game))
+
+    def redo(self) -> None:
+        if self.game is not None and self.game.can_redo:
+            self._update(games.redo(self.game))
+
+    def goto(self, position: int) -> None:
+        if self.game is not None:
+            self._update(games.goto(self.game, position))
+
+    # ------------------------------------------------------------ links
+    def share_url(self, public: bool) -> str:
+        game = games.system(self.kind).public_game(self.game) if public else self.game
+        return f"{platform.page_url_without_hash()}#/{self.kind}?g={codec.encode_share(game)}"
+
+    def open_link(self, payload: str) -> None:
+        """Open a shared game as a new save; a bad link is explained and changes nothing."""
+        platform.replace_hash(f"#/{self.kind}")
+        try:
+            game = codec.decode_share(payload)
+        except codec.ShareError as err:
+            self.app.toast(f"This link could not be opened: {err}", "error")
+            return
+        if game.kind != self.kind:
+            self.app.toast(f"This link holds a {game.kind} game, not a {self.title} game.", "error")
+            return
+        self.start(game, "Shared game")
+        self.app.toast(f"Opened the shared game as a new save, “{self.name}”. Your other games are untouched.")
+
+    # ------------------------------------------------------------ other tabs
+    def on_storage(self, key: str, value: str | None) -> None:
+        slot = self.app.store.changed_elsewhere(key, value)
+        if slot is not None and slot == self.slot:
+            self.stale = True
+
+    def reload_from_store(self) -> None:
+        if self.slot is not None:
+            self.open(self.slot, quiet=True)
+
+    def keep_mine_as_copy(self) -> None:
+        if self.game is not None:
+            self.start(self.game, f"{self.name} (this tab)")
+            self.app.toast(f"Your version is saved as “{self.name}”.")
+
+    # ------------------------------------------------------------ files
+    def import_text(self, text: str) -> None:
+        try:
+            slot = self.app.store.import_text(text)
+        except (codec.SaveError, StoreError) as err:
+            self.app.toast(f"That file could not be imported: {err}", "error")
+            return
+        kind = slot.split("-", 1)[0]
+        if kind != self.kind:
+            self.app.toast(f"Imported a {kind} game; find it on that tool's Saves.")
+            return
+        self.open(slot, quiet=True)
+        self.app.toast(f"Imported “{self.name}” as a new save.")
+
+    def import_file(self, file) -> None:
+        async def read():
+            try:
+                if int(file.size) > 5_000_000:
+                    self.app.toast("That file is too large to be a saved game.", "error")
+                else:
+                    self.import_text(str(await file.text()))
+            finally:
+                self.app.render()
+
+        asyncio.ensure_future(read())
+
+    # ------------------------------------------------------------ UI
+    def toolbar(self):
+        g = self.game
+        return h("div", {"class": "session-bar", "role": "toolbar", "aria-label": "Game"},
+                 h("span", {"class": "session-name"}, self.name or "Unsaved game"),
+                 button("↶ Undo", "session:undo", cls="btn small", disabled=not (g and g.can_undo),
+                        aria_keyshortcuts="Control+Z"),
+                 button("↷ Redo", "session:redo", cls="btn small", disabled=not (g and g.can_redo)),
+                 button("History", "session:drawer", "history", cls=["btn small", self.drawer == "history" and "on"],
+                        aria_expanded="true" if self.drawer == "history" else "false"),
+                 button("Saves", "session:drawer", "saves", cls=["btn small", self.drawer == "saves" and "on"],
+                        aria_expanded="true" if self.drawer == "saves" else "false"),
+                 button("Share", "session:drawer", "share", cls=["btn small", self.drawer == "share" and "on"],
+                        aria_expanded="true" if self.drawer == "share" else "false", disabled=g is None))
+
+    def banner(self):
+        if not self.stale:
+            return None
+        return h("div", {"class": "msg-error stale", "role": "alert"},
+                 h("p", {}, "This game was changed in another tab or window. To avoid overwriting "
+                            "either version, this tab stopped saving."),
+                 h("div", {"class": "row"},
+                   button("Load the other version", "session:reload", cls="btn small"),
+                   button("Keep mine as a copy", "session:keep", cls="btn small")))
+
+    def drawer_view(self):
+        if self.drawer == "history":
+            return self._history_view()
+        if self.drawer == "saves":
+            return self._saves_view()
+        if self.drawer == "share" and self.game is not None:
+            return self._share_view()
+        return None
+
+    def _history_view(self):
+        if self.game is None:
+            return h("div", {"class": "panel drawer"}, h("p", {}, "No game is open."))
+        labels = games.history(self.game)
+        items = [h("li", {"data-key": "h0"},
+                   button("Start of the game", "session:goto", 0,
+                          cls=["history-item", self.game.position == 0 and "current"]))]
+        for index, label in enumerate(labels, start=1):
+            items.append(h("li", {"data-key": f"h{index}"},
+                           button(label, "session:goto", index,
+                                  cls=["history-item", index == self.game.position and "current",
+                                       index > self.game.position and "future"],
+                                  aria_current="step" if index == self.game.position else None)))
+        return h("div", {"class": "panel drawer", "aria-label": "History"},
+                 h("div", {"class": "spread"}, h("h2", {}, "History"),
+                   button("Close", "session:drawer", "", cls="btn small ghost")),
+                 h("p", {"class": "muted"}, "Tap a step to see the table as it was; later steps stay "
+                                           "available (Redo) until you take a different action."),
+                 h("ol", {"class": "history-list"}, items))
+
+    def _saves_view(self):
+        rows = []
+        for info in self.app.store.list(self.kind):
+            current = info.id == self.slot
+            if info.damaged:
+                rows.append(h("li", {"class": "save-row damaged", "data-key": info.id},
+                              h("div", {"class": "save-main"}, h("strong", {}, "Damaged save"),
+                                h("span", {"class": "muted"}, info.problem or "")),
+                              button("Open", "session:open", info.id, cls="btn small")))
+                continue
+            if self.renaming == info.id:
+                main = h("div", {"class": "save-main row"},
+                         h("label", {"class": "visually-hidden", "for": "rename-input"}, "New name"),
+                         h("input", {"type": "text", "id": "rename-input", "data-field": "session:rename",
+                                     "value": self.rename_text, "maxlength": "80"}),
+                         button("Save name", "session:rename-ok", info.id, cls="btn small primary"),
+                         button("Cancel", "session:rename-cancel", cls="btn small ghost"))
+            else:
+                main = h("div", {"class": "save-main"},
+                         h("strong", {}, info.name or info.id, " (open)" if current else ""),
+                         h("span", {"class": "muted"},
+                           f"{info.position} of {info.actions} actions · {when(info.updated)}"))
+            rows.append(h("li", {"class": ["save-row", current and "current"], "data-key": info.id}, main,
+                          h("div", {"class": "row"},
+                            None if current else button("Open", "session:open", info.id, cls="btn small"),
+                            button("Rename", "session:rename", info.id, cls="btn small"),
+                            button("Copy", "session:duplicate", info.id, cls="btn small"),
+                            button("Export", "session:export", info.id, cls="btn small"),
+                            button("Delete", "session:delete", info.id, cls="btn small danger",
+                                   aria_label=f"Delete {info.name}"))))
+        return h("div", {"class": "panel drawer", "aria-label": "Saved games"},
+                 h("div", {"class": "spread"}, h("h2", {}, "Saved games"),
+                   h("div", {"class": "row"},
+                     button("New game", "session:new", cls="btn small primary"),
+                     button("Close", "session:drawer", "", cls="btn small ghost"))),
+                 h("ul", {"class": "save-list"}, rows) if rows else h("p", {"class": "muted"}, "No saved games yet."),
+                 h("div", {"class": "dropzone"},
+                   h("label", {"class": "btn small", "for": f"import-{self.kind}"}, "Import a game file…"),
+                   h("input", {"type": "file", "id": f"import-{self.kind}", "accept": ".json,application/json",
+                               "data-field": "session:import", "class": "visually-hidden"}),
+                   h("span", {"class": "muted"}, "or drop an exported .json file anywhere on this page. "
+                                                 "An import is always added as a new save.")))
+
+    def _share_view(self):
+        full = self.share_url(public=False)
+        public = self.share_url(public=True)
+
+        def link_block(title, explain, url, which):
+            return h("div", {"class": "share-block"},
+                     h("h3", {}, title), h("p", {"class": "muted"}, explain),
+                     h("label", {"class": "visually-hidden", "for": f"share-{which}"}, title),
+                     h("input", {"type": "text", "readonly": True, "id": f"share-{which}", "value": url,
+                                 "class": "share-url", "data-testid": f"share-{which}"}),
+                     h("div", {"class": "row"},
+                       button("Copied ✓" if self.copied == which else "Copy link", "session:copy", which,
+                              cls="btn small primary"),
+                       button("Share…", "session:native-share", which, cls="btn small")
+                       if platform.can_share() else None,
+                       h("span", {"class": "muted"}, f"{len(url):,} characters")))
+
+        return h("div", {"class": "panel drawer", "aria-label": "Share"},
+                 h("div", {"class": "spread"}, h("h2", {}, "Share this game"),
+                   button("Close", "session:drawer", "", cls="btn small ghost")),
+                 link_block("Spectator view", "Public information only: the cards played, ratings and the "
+                            "history. No hands and nothing that would reveal them. Safe to send to anyone.",
+                            public, "public"),
+                 link_block("Full game (for your own devices)", "Everything, including hidden hands and the "
+                            "deck order: anyone with this link can see every card. Use it to move the game to "
+                            "another tablet.", full, "full"))
+
+    def handle(self, action: str, arg: str | None, el=None) -> bool:
+        """Handle a ``session:`` action; returns False when it is not one."""
+        store = self.app.store
+        if action == "file:session:import":
+            files = platform.py(el.files) if el is not None else None
+            if files is not None and int(files.length) > 0:
+                self.import_file(files.item(0))
+            return True
+        if not action.startswith("session:"):
+            return False
+        name = action.split(":", 1)[1]
+        if name == "undo":
+            self.undo()
+        elif name == "redo":
+            self.redo()
+        elif name == "goto":
+            self.goto(int(arg or 0))
+        elif name == "drawer":
+            self.drawer = None if not arg or self.drawer == arg else arg
+            self.renaming, self.copied = None, None
+        elif name == "open" and arg:
+            self.open(arg)
+        elif name == "new":
+            self.close()
+        elif name == "rename" and arg:
+            self.renaming = arg
+            self.rename_text = next((i.name or "" for i in store.list(self.kind) if i.id == arg), "")
+        elif name == "rename-ok" and arg:
+            try:
+                store.rename(arg, self.rename_text)
+            except StoreError as err:
+                self.app.toast(str(err), "error")
+                return True
+            if arg == self.slot:
+                self.name = self._slot_name(arg)
+            self.renaming = None
+        elif name == "rename-cancel":
+            self.renaming = None
+        elif name == "duplicate" and arg:
+            try:
+                copy = store.duplicate(arg)
+                self.app.toast(f"Saved a copy: “{self._slot_name(copy)}”.")
+            except StoreError as err:
+                self.app.toast(str(err), "error")
+        elif name == "export" and arg:
+            try:
+                filename, text = store.export(arg)
+                platform.download(filename, text)
+            except StoreError as err:
+                self.app.toast(str(err), "error")
+        elif name == "delete" and arg:
+            self._delete(arg)
+        elif name == "reload":
+            self.reload_from_store()
+        elif name == "keep":
+            self.keep_mine_as_copy()
+        elif name == "copy" and arg:
+            platform.copy_text(self.share_url(public=arg == "public"))
+            self.copied = arg
+        elif name == "native-share" and arg:
+            platform.share_link(f"{self.title} — Conflict Table", self.share_url(public=arg == "public"))
+        return True
+
+    def _delete(self, slot: str) -> None:
+        store = self.app.store
+        label = self._slot_name(slot) or "the game"
+        try:
+            token = store.delete(slot)
+        except StoreError as err:
+            self.app.toast(str(err), "error")
+            return
+        was_open = slot == self.slot
+        if was_open:
+            self._set(None, None)
+        if token is None:
+            self.app.toast(f"Deleted “{label}”. Storage is too full to keep a copy, so this cannot be undone.")
+            return
+
+        def restore():
+            try:
+                restored = store.undo_delete(token)
+            except StoreError as err:
+                self.app.toast(str(err), "error")
+                return
+            if was_open:
+                self.open(restored, quiet=True)
+            self.app.toast(f"Restored “{label}”.")
+
+        self.app.toast(f"Deleted “{label}”.", action=restore, action_label="Undo", seconds=10)
+
+    def field(self, name: str, value: str) -> bool:
+        if name == "session:rename":
+            self.rename_text = value
+            return False
+        return False

@@ -1,0 +1,605 @@
+"""The conflict card table (Organizations In Conflict, OIC-1 … OIC-17).
+
+Two screens: the setup (build the sides, pick scopes and rules, or load the
+source's example) and the table (deal, discard, play, pass, rounds and their
+consequences). Every rule decision comes from :mod:`engine.conflict`; this module
+only draws the state and turns taps into actions.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+from engine import conflict as oic
+from engine.cards import Card, Suit, full_deck, parse_card
+from engine.game import RuleError, new_game
+from engine.rules import SettingsError
+from web.dom import button, h
+from web.session import Session
+from web.views.cards import card_back, card_button, card_view, suit_mark
+
+DRAFT_KEY = "ct:v1:draft:conflict"
+SUITS = tuple(Suit)
+SCOPES = tuple(oic.Scope)
+SIDE_CLASS = ("side-a", "side-b")
+
+
+def blank_org(suit: str = "S") -> dict:
+    return {"name": "", "power": 10, "suit": suit, "location": ""}
+
+
+def blank_setup() -> dict:
+    return {
+        "sides": [
+            {"name": "Side A", "scope": "home",
+             "players": [{"name": "Player 1", "organizations": [blank_org("S")]}]},
+            {"name": "Side B", "scope": "home",
+             "players": [{"name": "Player 2", "organizations": [blank_org("H")]}]},
+        ],
+        "scope": "home", "aggressor": 0, "deck": "app",
+    }
+
+
+def _index(text: str | None) -> list[int]:
+    return [int(part) for part in (text or "").split(".") if part.isdigit()]
+
+
+class ConflictView:
+    route = "conflict"
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.session = Session(app, "conflict", "Organizations In Conflict", on_change=self._reset_view)
+        self.draft: dict = blank_setup()
+        self.rules: dict = {v.key: v.default for v in oic.VARIANTS}
+        self.seed_text = ""
+        self.setup_error: str | None = None
+        self.revealed: tuple | None = None  # which hand the tablet shows (pass-and-play)
+        self.selected: set[str] = set()  # cards picked for a discard
+        self.notice: str | None = None  # why the last tapped card was refused
+        self.table_player = 0  # team player entering a card in table-deck mode
+        self.show_log = True
+
+    # ------------------------------------------------------------ lifecycle
+    def boot(self) -> None:
+        raw = self.app.store.storage.get(DRAFT_KEY)
+        if raw:
+            try:
+                data = json.loads(raw)
+                if isinstance(data, dict) and isinstance(data.get("setup"), dict):
+                    self.draft = data["setup"]
+                    self.rules.update({k: v for k, v in (data.get("rules") or {}).items() if k in self.rules})
+            except ValueError:
+                pass  # an unreadable draft is just a fresh form
+        self.session.boot()
+
+    def on_enter(self, params: dict) -> None:
+        if "g" in params:
+            self.session.open_link(params["g"])
+        elif "slot" in params:
+            from web import platform
+
+            platform.replace_hash("#/conflict")
+            self.session.open(params["slot"])
+
+    def on_storage(self, key: str, value: str | None) -> None:
+        self.session.on_storage(key, value)
+
+    def import_file(self, file) -> None:
+        self.session.import_file(file)
+
+    def _reset_view(self) -> None:
+        self.revealed = None
+        self.selected = set()
+        self.notice = None
+
+    def _save_draft(self) -> None:
+        try:
+            self.app.store.storage.set(DRAFT_KEY, json.dumps({"setup": self.draft, "rules": self.rules}))
+        except Exception:  # a full storage must not stop the setup form
+            pass
+
+    # ------------------------------------------------------------ rendering
+    def render(self):
+        state = self.session.state
+        return [
+            self.session.toolbar(),
+            self.session.banner(),
+            self.session.drawer_view(),
+            self.render_setup() if state is None else self.render_table(state),
+        ]
+
+    # ---------------- setup
+    def _draft_state(self):
+        """The draft as the engine sees it (None and a message when it is not valid yet)."""
+        try:
+            setup = oic.normalize_setup(self.draft)
+            return oic.start(setup, self.rules, random.Random(0)), setup, None
+        except (ValueError, TypeError) as err:
+            return None, None, str(err)
+
+    def render_setup(self):
+        preview, setup, problem = self._draft_state()
+        warnings = oic.setup_warnings(setup) if setup is not None else []
+        sides = [self._side_editor(s, side, preview) for s, side in enumerate(self.draft["sides"])]
+        return h("div", {"class": "setup", "data-testid": "setup"},
+                 h("div", {"class": "panel example"},
+                   h("div", {"class": "spread"},
+                     h("div", {},
+                       h("h2", {}, "New conflict"),
+                       h("p", {"class": "muted"}, "Build the two sides, or start from the source's worked "
+                                                  "example: the Purple Dragon League against a zombie invasion "
+                                                  "(OIC-7).")),
+                     button("Load the Purple Dragon League example", "conflict:example", cls="btn"))),
+                 h("div", {"class": "sides-grid"}, sides),
+                 self._conflict_options(),
+                 h("ul", {"class": "warn-list", "aria-label": "Warnings"}, [h("li", {}, w) for w in warnings])
+                 if warnings else None,
+                 h("p", {"class": "msg-error", "role": "alert"}, problem) if problem else None,
+                 h("p", {"class": "msg-error", "role": "alert"}, self.setup_error) if self.setup_error else None,
+                 h("div", {"class": "row start-row"},
+                   button("Start the conflict", "conflict:start", cls="btn primary big",
+                          disabled=setup is None)))
+
+    def _side_editor(self, s: int, side: dict, preview):
+        players = side.get("players", [])
+        blocks = []
+        for p, player in enumerate(players):
+            orgs = player.get("organizations", [])
+            rows = [self._org_row(s, p, o, org) for o, org in enumerate(orgs)]
+            sizes = None
+            if preview is not None:
+                sizes = h("ul", {"class": "max-sizes", "aria-label": f"Max card sizes of {player.get('name')}"},
+                          [h("li", {"class": ["max-size", max(0, oic.player_max_sizes(preview, s, p)[suit]) == 0
+                                              and "none"]},
+                             suit_mark(suit), " ", oic.max_size_reason(preview, s, p, suit))
+                           for suit in SUITS])
+            blocks.append(h("div", {"class": "player-block", "data-key": f"p{s}.{p}"},
+                            h("div", {"class": "row"},
+                              self._text_input(f"sides.{s}.players.{p}.name", player.get("name", ""),
+                                               f"Player {p + 1} name", cls="player-name"),
+                              button("Remove player", "conflict:remove-player", f"{s}.{p}", cls="btn small ghost")
+                              if len(players) > 1 else None),
+                            h("div", {"class": "org-list"}, rows),
+                            button("+ Organization", "conflict:add-org", f"{s}.{p}", cls="btn small"),
+                            sizes))
+        hand = oic.hand_size(len(players)) if 1 <= len(players) <= 8 else None
+        return h("section", {"class": ["panel side-editor", SIDE_CLASS[s]], "aria-label": f"Side {s + 1}"},
+                 h("div", {"class": "row"},
+                   self._text_input(f"sides.{s}.name", side.get("name", ""), f"Side {s + 1} name",
+                                    cls="side-name"),
+                   self._scope_select(f"sides.{s}.scope", side.get("scope", "home"), "Reaches to (side's scope)")),
+                 blocks,
+                 h("div", {"class": "spread"},
+                   button("+ Player", "conflict:add-player", str(s), cls="btn small", disabled=len(players) >= 8),
+                   h("span", {"class": "muted"}, f"OIC-14: {len(players)} player{'s' if len(players) != 1 else ''}, "
+                                                 f"{hand} cards each" if hand else "")))
+
+    def _org_row(self, s: int, p: int, o: int, org: dict):
+        base = f"sides.{s}.players.{p}.organizations.{o}"
+        power = org.get("power", "")
+        bad_power = not (isinstance(power, int) and 0 <= power <= 999)
+        return h("div", {"class": "org-row", "data-key": f"o{s}.{p}.{o}"},
+                 self._text_input(f"{base}.name", org.get("name", ""), "Organization", placeholder="Organization"),
+                 h("label", {"class": "field power"}, "Power",
+                   h("input", {"type": "number", "inputmode": "numeric", "min": "0", "max": "999", "step": "1",
+                               "data-field": f"setup:{base}.power", "value": str(power),
+                               "aria-invalid": "true" if bad_power else None})),
+                 h("label", {"class": "field"}, "Suit",
+                   h("select", {"data-field": f"setup:{base}.suit", "value": org.get("suit", "S")},
+                     [h("option", {"value": suit.letter, "selected": org.get("suit") == suit.letter},
+                        f"{suit.symbol} {suit.noun}") for suit in SUITS])),
+                 self._text_input(f"{base}.location", org.get("location", ""), "Location", placeholder="Location",
+                                  max_len=120),
+                 button("✕", "conflict:remove-org", f"{s}.{p}.{o}", cls="btn small ghost remove",
+                        aria_label=f"Remove {org.get('name') or 'organization'}"))
+
+    def _text_input(self, path: str, value: str, label: str, cls: str = "", placeholder: str = "",
+                    max_len: int = 60):
+        return h("label", {"class": ["field", cls]}, label,
+                 h("input", {"type": "text", "data-field": f"setup:{path}", "value": value,
+                             "maxlength": str(max_len), "placeholder": placeholder or None,
+                             "autocomplete": "off"}))
+
+    def _scope_select(self, path: str, value: str, label: str):
+        return h("label", {"class": "field"}, label,
+                 h("select", {"data-field": f"setup:{path}", "value": value},
+                   [h("option", {"value": scope.value, "selected": scope.value == value},
+                      f"{scope.label} (power − {scope.offset}, a round is {scope.round_length})")
+                    for scope in SCOPES]))
+
+    def _conflict_options(self):
+        d = self.draft
+        names = [side.get("name") or f"Side {i + 1}" for i, side in enumerate(d["sides"])]
+        variant_rows = []
+        for variant in oic.VARIANTS:
+            variant_rows.append(h("div", {"class": "variant"},
+                                  h("label", {"class": "field"},
+                                    h("span", {}, h("span", {"class": "rule-id"}, variant.rule_id), " ",
+                                      variant.label, " ", h("span", {"class": "badge variant"}, "Variant")),
+                                    h("select", {"data-field": f"rules:{variant.key}",
+                                                 "value": self.rules.get(variant.key)},
+                                      [h("option", {"value": value, "selected": self.rules.get(variant.key) == value},
+                                         text) for value, text in variant.choices])),
+                                  h("p", {"class": "muted small"}, variant.explanation)))
+        return h("section", {"class": "panel options", "aria-label": "The conflict"},
+                 h("h2", {}, "The conflict"),
+                 h("div", {"class": "options-grid"},
+                   self._scope_select("scope", d.get("scope", "home"), "Fought at (conflict's scope, OIC-4)"),
+                   h("label", {"class": "field"}, "Aggressor (opens round 1, OIC-10)",
+                     h("select", {"data-field": "setup:aggressor", "value": str(d.get("aggressor", 0))},
+                       [h("option", {"value": str(i), "selected": d.get("aggressor", 0) == i}, name)
+                        for i, name in enumerate(names)])),
+                   h("fieldset", {"class": "deck-mode"},
+                     h("legend", {}, "Cards"),
+                     *[h("label", {"class": "radio"},
+                         h("input", {"type": "radio", "name": "deck-mode", "value": mode,
+                                     "data-field": "setup:deck", "checked": d.get("deck") == mode}),
+                         h("span", {}, h("strong", {}, title), " — ", text))
+                       for mode, title, text in (
+                           ("app", "App deck", "the app shuffles and deals; pass the tablet between sides"),
+                           ("table", "Table deck", "play with real cards and enter each card played"))]),
+                   h("label", {"class": "field"}, "Seed (optional: the same seed deals the same cards)",
+                     h("input", {"type": "text", "inputmode": "numeric", "data-field": "seed",
+                                 "value": self.seed_text, "placeholder": "random", "maxlength": "10",
+                                 "aria-invalid": "true" if self._seed() is False else None}))),
+                 h("h3", {}, "Rules settings"),
+                 h("div", {"class": "variants"}, variant_rows),
+                 h("p", {"class": "muted small"},
+                   h("span", {"class": "badge house"}, "House rule"), " ",
+                   "HR-OIC-1: ", oic.HOUSE_RULES["HR-OIC-1"]))
+
+    def _seed(self):
+        """The typed seed: None for random, an int, or False when it is not a valid seed."""
+        text = self.seed_text.strip()
+        if not text:
+            return None
+        if text.isdigit() and int(text) <= 2**32 - 1:
+            return int(text)
+        return False
+
+    # ---------------- table
+    def render_table(self, st):
+        return h("div", {"class": ["table", f"phase-{st.phase}"], "data-testid": "table",
+                         "data-phase": st.phase},
+                 h("p", {"class": "status", "role": "status", "data-testid": "status"}, oic.status(st)),
+                 h("div", {"class": "board"},
+                   self._side_panel(st, 0),
+                   self._centre(st),
+                   self._side_panel(st, 1)),
+                 self._action_area(st),
+                 self._log(st),
+                 self._rules_in_play(st))
+
+    def _side_panel(self, st, s: int):
+        side = st.sides[s]
+        ratings = oic.side_ratings(st, s)
+        engageable = set(oic.engageable_suits(st, s))
+        rows = []
+        for suit in SUITS:
+            org = oic.best_organization(st, s, suit)
+            size = oic.max_card_size(ratings[suit], side.scope)
+            rows.append(h("tr", {"data-suit": suit.letter},
+                          h("th", {"scope": "row"}, suit_mark(suit), h("span", {"class": "visually-hidden"}, suit.noun)),
+                          h("td", {"class": "rating", "data-testid": f"rating-{s}-{suit.letter}"}, str(ratings[suit])),
+                          h("td", {"class": "size"}, str(max(size, 0)) if size >= 1 else "faces"),
+                          h("td", {"class": "org"}, org.name if org else "—",
+                            None if suit in engageable else h("span", {"class": "badge"}, "safe"))))
+        role = "aggressor" if st.aggressor == s else "defender"
+        return h("section", {"class": ["panel side", SIDE_CLASS[s], st.turn == s and "to-play"],
+                             "aria-label": side.name, "data-testid": f"side-{s}"},
+                 h("h2", {"class": "side-title"}, side.name),
+                 h("p", {"class": "muted small"}, f"{side.scope.label} · {role}",
+                   " · to play" if st.turn == s else ""),
+                 h("table", {"class": "ratings"},
+                   h("thead", {}, h("tr", {}, h("th", {"scope": "col"}, h("span", {"class": "visually-hidden"}, "Suit")),
+                                    h("th", {"scope": "col"}, "Rating"), h("th", {"scope": "col"}, "Max"),
+                                    h("th", {"scope": "col"}, "Best organization"))),
+                   h("tbody", {}, rows)))
+
+    def _centre(self, st):
+        first = st.first_card
+        current = st.current_card
+        about = (h("p", {"class": "about"}, "What the conflict is about: ", suit_mark(first.suit), " ",
+                     first.suit.noun, " (first card)") if first else
+                 h("p", {"class": "about muted"}, "The aggressor's first card sets what the conflict is about "
+                                                  "(OIC-10)."))
+        chain = [h("li", {"data-key": f"c{i}", "class": SIDE_CLASS[play.side]},
+                   card_view(play.card, "mini", label=f"{st.sides[play.side].name}: {play.card.name}"))
+                 for i, play in enumerate(st.chain)]
+        centre = (card_view(current, "big", label=f"Current card: {current.name}") if current
+                  else card_back("big", "No card played yet"))
+        trump = None
+        if current is not None:
+            beats = oic.trumped_by(current.suit, st.settings)
+            trump = h("p", {"class": "muted small"}, "To beat it: a higher ", current.suit.noun,
+                      " card, any ", current.suit.noun, " face card, or any ", suit_mark(beats), " ", beats.noun,
+                      " card (OIC-11, OIC-12).")
+        return h("section", {"class": "centre", "aria-label": "The chain"},
+                 about,
+                 h("div", {"class": "current", "data-testid": "current-card"}, centre),
+                 trump,
+                 h("ol", {"class": "chain", "aria-label": "Cards played this round"}, chain) if chain else None)
+
+    # ---------------- what the table does now
+    def _turn_key(self, st, extra=None):
+        return (st.round, st.phase, st.turn, len(st.chain), extra)
+
+    def _next_discarder(self, st):
+        order = [st.aggressor, 1 - st.aggressor]
+        for s in order:
+            for p, done in enumerate(st.discarded[s]):
+                if not done:
+                    return s, p
+        return None
+
+    def _action_area(self, st):
+        if st.phase == "conflict-over":
+            return h("section", {"class": "panel result over", "role": "status", "data-testid": "result"},
+                     h("h2", {}, "The conflict is over"), h("p", {}, st.end_message),
+                     button("Set up a new conflict", "session:new", cls="btn primary"))
+        if st.phase == "round-over":
+            last = st.results[-1]
+            return h("section", {"class": "panel result", "data-testid": "result"},
+                     h("h2", {}, f"Round {last.number}: {last.headline}"),
+                     h("p", {"class": "explanation", "data-testid": "explanation"}, last.explanation),
+                     h("p", {"class": "muted small"}, h("span", {"class": "badge house"}, "House rule"), " ",
+                       last.house_rule) if last.house_rule else None,
+                     button(f"Start round {st.round + 1}", "conflict:next-round", cls="btn primary"))
+        if st.phase == "discard":
+            who = self._next_discarder(st)
+            s, p = who
+            return self._private(st, s, p, "discard")
+        if st.deck_mode == "table":
+            return self._picker(st)
+        return self._private(st, st.turn, None, "play")
+
+    def _curtain(self, st, s: int, p: int | None, purpose: str, key):
+        side = st.sides[s]
+        who = side.name if p is None or len(side.players) == 1 else f"{side.players[p].name} ({side.name})"
+        task = "to discard and refill (OIC-8)" if purpose == "discard" else "to play"
+        return h("section", {"class": ["panel curtain", SIDE_CLASS[s]], "data-testid": "curtain"},
+                 h("p", {"class": "curtain-text"}, f"Pass the tablet to {who} {task}."),
+                 h("p", {"class": "muted"}, "The hand stays hidden until its owner taps below."),
+                 button(f"Show {who}'s hand", "conflict:reveal", json.dumps(key), cls="btn primary big"))
+
+    def _private(self, st, s: int, p: int | None, purpose: str):
+        key = self._turn_key(st, p)
+        if self.revealed != key:
+            return self._curtain(st, s, p, purpose, key)
+        side = st.sides[s]
+        players = [p] if p is not None else list(range(len(side.players)))
+        legal = {(pl, str(card)) for pl, card in oic.legal_plays(st)} if purpose == "play" else set()
+        hands = []
+        for pl in players:
+            hand = sorted(st.hands[s][pl], key=lambda c: c.sort_key)
+            sizes = oic.player_max_sizes(st, s, pl)
+            groups = []
+            for suit in SUITS:
+                cards = [c for c in hand if c.suit == suit]
+                if not cards:
+                    continue
+                size = sizes[suit]
+                tiles = []
+                for card in cards:
+                    usable = oic.is_usable(card, size)
+                    if purpose == "discard":
+                        chosen = str(card) in self.selected
+                        tiles.append(card_button(card, "conflict:select", str(card),
+                                                 "selected" if chosen else "", "" if usable else "unusable",
+                                                 pressed=chosen,
+                                                 label=f"{card.name}{'' if usable else ' (unusable)'}"))
+                    else:
+                        ok = (pl, str(card)) in legal
+                        tiles.append(card_button(card, "conflict:play", f"{pl}.{card}",
+                                                 "playable" if ok else "blocked",
+                                                 label=f"{'Play' if ok else 'Cannot play'} {card.name}"))
+                groups.append(h("div", {"class": "suit-row", "data-key": f"{pl}{suit.letter}"},
+                                h("div", {"class": "suit-head"}, suit_mark(suit),
+                                  h("span", {}, f"max {size}" if size >= 1 else "faces only"),
+                                  h("span", {"class": "muted small"}, oic.max_size_reason(st, s, pl, suit))),
+                                h("div", {"class": "hand-cards"}, tiles)))
+            title = side.players[pl].name if len(side.players) > 1 else side.name
+            hands.append(h("div", {"class": "hand", "data-key": f"hand{pl}", "aria-label": f"Hand of {title}"},
+                           h("h3", {}, f"{title} — {len(hand)} cards"), groups))
+        if purpose == "discard":
+            count = len(self.selected)
+            controls = h("div", {"class": "row sticky-controls"},
+                         h("p", {"class": "muted"}, "Tap the cards to throw away; you draw as many new ones "
+                                                    "(one discard per round, OIC-8). Dimmed cards are above "
+                                                    "your max card size."),
+                         button(f"Discard {count} and draw {count}" if count else "Keep all cards",
+                                "conflict:discard", cls="btn primary"),
+                         button("Select unusable cards", "conflict:select-unusable", cls="btn"))
+        else:
+            can = bool(legal)
+            controls = h("div", {"class": "row sticky-controls"},
+                         h("p", {"class": "muted"}, "Highlighted cards can be played; tap any other to hear why "
+                                                    "not." if can else "No card in this hand can be played."),
+                         button("Cannot play — end the round", "conflict:pass",
+                                cls=["btn", "danger" if can else "primary"]),
+                         button("Hide hand", "conflict:hide", cls="btn ghost"))
+        return h("section", {"class": ["panel private", SIDE_CLASS[s]], "data-testid": "hand"},
+                 h("p", {"class": "msg-error refusal", "role": "alert", "data-testid": "refusal"}, self.notice)
+                 if self.notice else None,
+                 hands, controls)
+
+    def _picker(self, st):
+        s = st.turn
+        side = st.sides[s]
+        legal = {(pl, str(card)) for pl, card in oic.legal_plays(st)}
+        p = min(self.table_player, len(side.players) - 1)
+        shared = st.settings.get("deck") == "shared"
+        played = {str(play.card) for play in st.chain if shared or play.side == s}
+        rows = []
+        for suit in SUITS:
+            cards = [c for c in full_deck() if c.suit == suit]
+            tiles = [card_button(c, "conflict:pick", str(c),
+                                 "playable" if (p, str(c)) in legal else "blocked",
+                                 "played" if str(c) in played else "", size="pick",
+                                 label=f"{c.name}{' (already played)' if str(c) in played else ''}")
+                     for c in cards]
+            rows.append(h("div", {"class": "picker-row", "data-key": suit.letter},
+                          h("div", {"class": "suit-head"}, suit_mark(suit),
+                            h("span", {"class": "muted small"}, oic.max_size_reason(st, s, p, suit))),
+                          h("div", {"class": "picker-cards"}, tiles)))
+        chooser = None
+        if len(side.players) > 1:
+            chooser = h("div", {"class": "row", "role": "radiogroup", "aria-label": "Who plays"},
+                        [button(pl.name, "conflict:table-player", str(i), cls=["btn small", i == p and "on"],
+                                role="radio", aria_checked="true" if i == p else "false")
+                         for i, pl in enumerate(side.players)])
+        return h("section", {"class": ["panel picker", SIDE_CLASS[s]], "data-testid": "picker"},
+                 h("h3", {}, f"{side.name}: tap the card you play"),
+                 chooser,
+                 h("p", {"class": "msg-error refusal", "role": "alert", "data-testid": "refusal"}, self.notice)
+                 if self.notice else None,
+                 rows,
+                 h("div", {"class": "row sticky-controls"},
+                   h("p", {"class": "muted"}, "Highlighted cards would be legal; the app checks every card you enter."),
+                   button("Cannot play — end the round", "conflict:pass", cls="btn danger")))
+
+    def _log(self, st):
+        if not st.results:
+            return None
+        items = []
+        for r in reversed(st.results):
+            items.append(h("li", {"data-key": f"r{r.number}"},
+                           h("strong", {}, f"Round {r.number} · {r.elapsed}: "), r.headline, ". ",
+                           h("span", {"class": "muted"}, r.explanation)))
+        return h("section", {"class": "panel log", "aria-label": "Conflict log"},
+                 h("h2", {}, "Conflict log"),
+                 h("p", {"class": "muted small"}, f"In-world time so far: {st.elapsed} (OIC-3, OIC-17)."),
+                 h("ol", {"class": "log-list", "reversed": True}, items))
+
+    def _rules_in_play(self, st):
+        settings = st.settings
+        return h("details", {"class": "panel rules-in-play"},
+                 h("summary", {}, "Rules in play"),
+                 h("ul", {}, [h("li", {}, h("span", {"class": "rule-id"}, v.rule_id), " ",
+                                h("span", {"class": "badge variant"}, "Variant"), " ", v.label, ": ",
+                                v.describe(settings[v.key])) for v in oic.VARIANTS],
+                   [h("li", {}, h("span", {"class": "rule-id"}, rid), " ",
+                      h("span", {"class": "badge house"}, "House rule"), " ", text)
+                    for rid, text in oic.HOUSE_RULES.items()]))
+
+    # ------------------------------------------------------------ events
+    def handle(self, action: str, arg, el, event) -> None:
+        if self.session.handle(action, arg, el):
+            return
+        st = self.session.state
+        name = action.split(":", 1)[1] if ":" in action else action
+        if name == "example":
+            self.draft = oic.purple_dragon_setup()
+            self.setup_error = None
+            self._save_draft()
+        elif name == "add-org":
+            s, p = _index(arg)
+            orgs = self.draft["sides"][s]["players"][p]["organizations"]
+            used = {o.get("suit") for o in orgs}
+            orgs.append(blank_org(next((x.letter for x in SUITS if x.letter not in used), "S")))
+            self._save_draft()
+        elif name == "remove-org":
+            s, p, o = _index(arg)
+            del self.draft["sides"][s]["players"][p]["organizations"][o]
+            self._save_draft()
+        elif name == "add-player":
+            (s,) = _index(arg)
+            players = self.draft["sides"][s]["players"]
+            if len(players) < 8:
+                players.append({"name": f"Player {len(players) + 1}", "organizations": [blank_org()]})
+            self._save_draft()
+        elif name == "remove-player":
+            s, p = _index(arg)
+            if len(self.draft["sides"][s]["players"]) > 1:
+                del self.draft["sides"][s]["players"][p]
+            self._save_draft()
+        elif name == "start":
+            self._start()
+        elif name == "reveal" and st is not None:
+            self.revealed = tuple(json.loads(arg)) if arg else None
+            self.notice = None
+        elif name == "hide":
+            self.revealed = None
+        elif name == "select" and arg:
+            self.selected ^= {arg}
+        elif name == "select-unusable" and st is not None and st.phase == "discard":
+            s, p = self._next_discarder(st)
+            sizes = oic.player_max_sizes(st, s, p)
+            self.selected = {str(c) for c in st.hands[s][p] if not oic.is_usable(c, sizes[c.suit])}
+        elif name == "discard" and st is not None and st.phase == "discard":
+            s, p = self._next_discarder(st)
+            if self.session.act({"type": "discard", "side": s, "player": p, "cards": sorted(self.selected)}):
+                self.selected = set()
+        elif name == "play" and arg and st is not None:
+            pl, _, token = arg.partition(".")
+            self._play(st, int(pl), token)
+        elif name == "pick" and arg and st is not None:
+            self._play(st, min(self.table_player, len(st.sides[st.turn].players) - 1), arg)
+        elif name == "table-player" and arg:
+            self.table_player = int(arg)
+            self.notice = None
+        elif name == "pass" and st is not None:
+            self.session.act({"type": "pass"})
+        elif name == "next-round":
+            self.session.act({"type": "next_round"})
+
+    def _play(self, st, player: int, token: str) -> None:
+        card = parse_card(token)
+        try:
+            oic.check_play(st, player, card)
+        except RuleError as err:
+            self.notice = str(err)
+            return
+        self.notice = None
+        refusal = self.session.try_act({"type": "play", "player": player, "card": str(card)})
+        if refusal:
+            self.notice = refusal
+
+    def _start(self) -> None:
+        seed = self._seed()
+        if seed is False:
+            self.setup_error = "The seed must be a whole number from 0 to 4294967295, or empty for a random deal."
+            return
+        try:
+            game = new_game("conflict", copy.deepcopy(self.draft), self.rules, seed)
+        except (ValueError, SettingsError) as err:
+            self.setup_error = str(err)
+            return
+        self.setup_error = None
+        names = [side["name"] for side in game.setup["sides"]]
+        self.session.start(game, f"{names[0]} vs {names[1]}")
+
+    def field(self, name: str, value: str, live: bool) -> bool:
+        if self.session.field(name, value):
+            return True
+        if name == "seed":
+            self.seed_text = value
+            return not live
+        if name.startswith("rules:"):
+            key = name[6:]
+            if key in self.rules:
+                self.rules[key] = value
+                self._save_draft()
+            return True
+        if not name.startswith("setup:"):
+            return False
+        path = name[6:].split(".")
+        target = self.draft
+        for part in path[:-1]:
+            target = target[int(part)] if part.isdigit() else target[part]
+        last = path[-1]
+        if last == "power":
+            text = value.strip()
+            target[last] = int(text) if text.lstrip("-").isdigit() else text
+        elif last == "aggressor":
+            target[last] = int(value) if value.isdigit() else 0
+        else:
+            target[last] = value
+        self.setup_error = None
+        self._save_draft()
+        # Typing a name re-renders only when the change is committed; numbers and
+        # choices update the live card sizes at once.
+        return not live or last in ("power", "suit", "scope", "deck", "aggressor")

@@ -116,7 +116,8 @@ class App:
         if el.type == "checkbox":
             value = "1" if el.checked else ""
         elif el.type == "file":
-            self.dispatch("file:" + field, None, el, event)
+            if event.type == "change":  # a file input also fires "input": import once
+                self.dispatch("file:" + field, None, el, event)
             return
         else:
             value = str(el.value)

@@ -342,8 +342,11 @@ class ConflictView:
                      button("Set up a new conflict", "session:new", cls="btn primary"))
         if st.phase == "round-over":
             last = st.results[-1]
-            return h("section", {"class": "panel result", "data-testid": "result"},
-                     h("h2", {}, f"Round {last.number}: {last.headline}"),
+            return h("section", {"class": "panel result", "data-testid": "result",
+                                 "data-change-side": last.change_side, "data-change-suit":
+                                 last.suit.letter if last.suit else None, "data-delta": last.delta,
+                                 "data-power-after": last.power_after},
+                     h("h2", {}, last.headline),
                      h("p", {"class": "explanation", "data-testid": "explanation"}, last.explanation),
                      h("p", {"class": "muted small"}, h("span", {"class": "badge house"}, "House rule"), " ",
                        last.house_rule) if last.house_rule else None,
@@ -467,8 +470,9 @@ class ConflictView:
         items = []
         for r in reversed(st.results):
             items.append(h("li", {"data-key": f"r{r.number}"},
-                           h("strong", {}, f"Round {r.number} · {r.elapsed}: "), r.headline, ". ",
-                           h("span", {"class": "muted"}, r.explanation)))
+                           h("strong", {}, r.headline), " ",
+                           h("span", {"class": "muted"}, f"({r.elapsed} in)"), h("br", {}),
+                           r.explanation))
         return h("section", {"class": "panel log", "aria-label": "Conflict log"},
                  h("h2", {}, "Conflict log"),
                  h("p", {"class": "muted small"}, f"In-world time so far: {st.elapsed} (OIC-3, OIC-17)."),

@@ -1,0 +1,308 @@
+"""Organizations In Conflict on the built site (issues 3 and 4), tapped as a player would.
+
+The game-session proofs (autosave, reload, undo/redo, save slots, export/import,
+share links, corrupted store, hostile links, two tabs, full storage) run on this
+first real tool.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from engine import codec, conflict
+from engine.game import new_game
+
+from .conftest import READY, TABLET_LANDSCAPE, TABLET_PORTRAIT, open_app
+
+SEED = "7"
+SUIT_LETTER = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+
+
+def start_example(page, base_url, deck: str = "app", seed: str = SEED):
+    open_app(page, base_url + "#/conflict")
+    page.get_by_role("button", name="Load the Purple Dragon League example").click()
+    if deck == "table":
+        page.get_by_label(re.compile("Table deck")).check()
+    page.locator("[data-field=seed]").fill(seed)
+    page.get_by_role("button", name="Start the conflict").click()
+    page.wait_for_selector("[data-testid=table]")
+
+
+def keep_all(page):
+    """Both sides keep their dealt hands (OIC-8), each behind the pass-the-tablet curtain."""
+    for _ in range(2):
+        page.locator("[data-testid=curtain] button").click()
+        page.get_by_role("button", name="Keep all cards").click()
+
+
+def play_round_by_taps(page) -> int:
+    """Each side plays its first highlighted card until one cannot; returns the taps."""
+    taps = 0
+    while page.locator("[data-testid=result]").count() == 0:
+        assert taps < 60, "a round must end"
+        page.locator("[data-testid=curtain] button").click()
+        playable = page.locator("[data-testid=hand] .card.playable")
+        if playable.count():
+            playable.first.tap()
+        else:
+            page.get_by_role("button", name="Cannot play — end the round").tap()
+        taps += 1
+    return taps
+
+
+def ratings(page) -> dict[str, str]:
+    return {f"{s}{suit}": page.locator(f"[data-testid=rating-{s}-{suit}]").inner_text()
+            for s in (0, 1) for suit in "SHDC"}
+
+
+@pytest.mark.parametrize("viewport", [TABLET_LANDSCAPE, TABLET_PORTRAIT], ids=["landscape", "portrait"])
+def test_oic_7_example_full_round_undo_reload_and_share(page, base_url, browser, viewport):
+    page.set_viewport_size(viewport)
+    open_app(page, base_url + "#/conflict")
+    page.get_by_role("button", name="Load the Purple Dragon League example").click()
+    # OIC-7: the source's max card sizes, with the reason shown live.
+    league = page.get_by_label("Max card sizes of Player 1").inner_text()
+    zombies = page.get_by_label("Max card sizes of Player 2").inner_text()
+    for text in ("spades 14 − 5 at home ground = 9", "clubs 11 − 5 at home ground = 6",
+                 "diamonds 12 − 5 at home ground = 7", "hearts 9 − 5 at home ground = 4"):
+        assert text in league
+    assert "hearts 13 − 5 at home ground = 8" in zombies
+
+    page.locator("[data-field=seed]").fill(SEED)
+    page.get_by_role("button", name="Start the conflict").click()
+    keep_all(page)
+    before = ratings(page)
+    play_round_by_taps(page)
+
+    result = page.locator("[data-testid=result]")
+    explanation = result.locator("[data-testid=explanation]").inner_text()
+    side, suit = result.get_attribute("data-change-side"), result.get_attribute("data-change-suit")
+    delta, after = int(result.get_attribute("data-delta")), result.get_attribute("data-power-after")
+    # OIC-15: the result explains itself and the rating on screen changed by it.
+    assert re.search(r"last card [♠♥♦♣] (=|≠) first card [♠♥♦♣]: .+ (gains|loses) 1 in \w+; .+ \d+ → \d+",
+                     explanation), explanation
+    assert delta in (1, -1)
+    now = ratings(page)
+    assert now[f"{side}{suit}"] == after
+    assert int(now[f"{side}{suit}"]) == int(before[f"{side}{suit}"]) + delta
+    assert {k: v for k, v in now.items() if k != f"{side}{suit}"} == \
+        {k: v for k, v in before.items() if k != f"{side}{suit}"}
+    assert f"→ {after}" in explanation
+    assert "Conflict log" in page.locator("#app-conflict").inner_text()
+
+    # Undo the last card: the round is open again and the rating is back.
+    page.get_by_role("button", name="↶ Undo").tap()
+    assert page.locator("[data-testid=result]").count() == 0
+    assert ratings(page) == before
+    page.get_by_role("button", name="↷ Redo").tap()
+    assert page.locator("[data-testid=explanation]").inner_text() == explanation
+
+    # Autosave: a reload finds the same game at the same point.
+    status = page.locator("[data-testid=status]").inner_text()
+    page.reload()
+    page.wait_for_selector(READY, state="attached")
+    assert page.locator("[data-testid=status]").inner_text() == status
+    assert ratings(page) == now
+
+    # A share link opens the same table in a fresh browser (no shared storage).
+    page.get_by_role("button", name="Share").click()
+    link = page.locator("[data-testid=share-full]").input_value()
+    assert len(link) < 2000
+    other = browser.new_context(viewport=viewport, has_touch=True)
+    try:
+        guest = other.new_page()
+        open_app(guest, link)
+        guest.wait_for_selector("[data-testid=table]")
+        assert guest.locator("[data-testid=status]").inner_text() == status
+        assert ratings(guest) == now
+        assert "#/conflict" in guest.url and "g=" not in guest.url  # the payload was consumed
+        # The receiver can undo through the history.
+        guest.get_by_role("button", name="↶ Undo").tap()
+        assert guest.locator("[data-testid=result]").count() == 0
+    finally:
+        other.close()
+
+
+def test_spectator_link_hides_hands(page, base_url, browser):
+    start_example(page, base_url)
+    keep_all(page)
+    page.locator("[data-testid=curtain] button").click()
+    page.locator("[data-testid=hand] .card.playable").first.tap()
+    page.get_by_role("button", name="Share").click()
+    link = page.locator("[data-testid=share-public]").input_value()
+    game = codec.decode_share(link.split("g=", 1)[1])
+    assert game.setup["deck"] == "table" and game.seed == 0
+    assert all(a["type"] != "discard" for a in game.actions)
+    other = browser.new_context(viewport=TABLET_LANDSCAPE, has_touch=True)
+    try:
+        guest = other.new_page()
+        open_app(guest, link)
+        guest.wait_for_selector("[data-testid=table]")
+        assert guest.locator("[data-testid=current-card] .card").get_attribute("data-card") == \
+            page.locator("[data-testid=current-card] .card").get_attribute("data-card")
+        assert guest.locator("[data-testid=hand]").count() == 0  # no hands: a card picker instead
+        assert guest.locator("[data-testid=picker]").count() == 1
+    finally:
+        other.close()
+
+
+def test_table_deck_refuses_an_illegal_card_with_its_rule_id(page, base_url):
+    start_example(page, base_url, deck="table")
+    picker = page.locator("[data-testid=picker]")
+    # The zombies open: 10♠ is above their max card size in spades (9) → OIC-5.
+    picker.locator("[data-card='10S']").tap()
+    assert "OIC-5" in page.locator("[data-testid=refusal]").inner_text()
+    assert page.locator("[data-testid=current-card] [data-card]").count() == 0
+    picker.locator("[data-card='9S']").tap()
+    assert page.locator("[data-testid=current-card] [data-card]").get_attribute("data-card") == "9S"
+    # The League answers with a lower spade: neither beats nor trumps → OIC-11.
+    page.locator("[data-testid=picker] [data-card='5S']").tap()
+    refusal = page.locator("[data-testid=refusal]").inner_text()
+    assert refusal.startswith("OIC-11"), refusal
+    assert page.locator("[data-testid=current-card] [data-card]").get_attribute("data-card") == "9S"
+    # A heart trumps spades (OIC-12) and is within the League's hearts size of 4.
+    page.locator("[data-testid=picker] [data-card='3H']").tap()
+    assert page.locator("[data-testid=current-card] [data-card]").get_attribute("data-card") == "3H"
+
+
+def test_hand_card_refusal_names_the_rule(page, base_url):
+    start_example(page, base_url)
+    keep_all(page)
+    page.locator("[data-testid=curtain] button").click()
+    blocked = page.locator("[data-testid=hand] .card.blocked")
+    if blocked.count() == 0:
+        pytest.fail("seed 7 deals the zombies at least one unplayable card")
+    blocked.first.tap()
+    assert re.match(r"OIC-\d+: ", page.locator("[data-testid=refusal]").inner_text())
+
+
+def saves_panel(page):
+    page.get_by_role("button", name="Saves").click()
+    return page.get_by_label("Saved games")
+
+
+def test_save_slots_rename_duplicate_delete_and_undo(page, base_url):
+    start_example(page, base_url)
+    panel = saves_panel(page)
+    assert panel.locator(".save-row").count() == 1
+    panel.get_by_role("button", name="Rename").click()
+    page.locator("#rename-input").fill("Friday <b>night</b>")
+    panel.get_by_role("button", name="Save name").click()
+    assert "Friday <b>night</b>" in page.locator(".session-name").inner_text()
+    assert page.locator(".session-name b").count() == 0  # text, never markup
+    panel.get_by_role("button", name="Copy").click()
+    assert panel.locator(".save-row").count() == 2
+    copy_row = panel.locator(".save-row", has_text="(copy)")
+    copy_row.get_by_role("button", name=re.compile("^Delete")).click()
+    assert panel.locator(".save-row").count() == 1
+    page.locator(".toast").get_by_role("button", name="Undo").click()
+    assert panel.locator(".save-row").count() == 2
+    # Open the copy: it is the same game.
+    status = page.locator("[data-testid=status]").inner_text()
+    panel.locator(".save-row", has_text="(copy)").get_by_role("button", name="Open").click()
+    assert page.locator("[data-testid=status]").inner_text() == status
+    assert "(copy)" in page.locator(".session-name").inner_text()
+
+
+def test_export_and_import_never_overwrite(page, base_url, tmp_path):
+    start_example(page, base_url)
+    keep_all(page)
+    panel = saves_panel(page)
+    with page.expect_download() as info:
+        panel.get_by_role("button", name="Export").click()
+    path = tmp_path / "game.json"
+    info.value.save_as(path)
+    game, meta = codec.loads(path.read_text())
+    assert game.kind == "conflict" and len(game.actions) == 2
+    page.locator("input[data-field='session:import']").set_input_files(str(path))
+    page.wait_for_selector(".toast:has-text('Imported')")
+    # The import opened as a new game (same point of play); the original is still there.
+    assert "(imported)" in page.locator(".session-name").inner_text()
+    assert page.locator("[data-testid=status]").count() == 1
+    panel = saves_panel(page)
+    names = panel.locator(".save-row strong").all_inner_texts()
+    assert len(names) == 2 and sum("(imported)" in n for n in names) == 1
+    # A broken file is refused with a message and changes nothing.
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"app": "conflict-table", "schema": 2, "kind": "conflict", "actions": 7}')
+    page.locator("input[data-field='session:import']").set_input_files(str(bad))
+    page.wait_for_selector(".toast.error")
+    assert "could not be imported" in page.locator(".toast.error").inner_text()
+    assert page.locator(".save-row").count() == 2
+
+
+def test_corrupted_store_entry_is_backed_up_and_the_rest_still_open(page, base_url):
+    start_example(page, base_url)
+    keep_all(page)
+    slot = page.evaluate("localStorage.getItem('ct:v1:last:conflict')")
+    good = page.evaluate(f"localStorage.getItem('ct:v1:slot:{slot}')")
+    # A second, healthy game in another slot.
+    page.evaluate("""([slot, text]) => {
+        localStorage.setItem('ct:v1:slot:conflict-zzzzzz', text);
+        localStorage.setItem('ct:v1:slot:' + slot, text.slice(0, 40) + '###');
+    }""", [slot, good])
+    page.reload()
+    page.wait_for_selector(READY, state="attached")
+    toast = page.locator(".toast.error")
+    assert "damaged" in toast.inner_text().lower() or "could not" in toast.inner_text().lower()
+    backups = page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('ct:v1:backup:'))")
+    assert len(backups) == 1
+    assert page.evaluate(f"localStorage.getItem('{backups[0]}')").endswith("###")
+    panel = saves_panel(page)
+    panel.locator(".save-row").first.get_by_role("button", name="Open").click()
+    assert page.locator("[data-testid=table]").count() == 1
+
+
+def test_hostile_and_broken_links_explain_and_keep_local_work(page, base_url):
+    start_example(page, base_url)
+    keep_all(page)
+    status = page.locator("[data-testid=status]").inner_text()
+    for payload in ("2AAAA", "%3Cscript%3E", "9" + "A" * 50, "x" * 30000):
+        page.goto(f"{base_url}#/conflict?g={payload}")
+        page.wait_for_selector(".toast.error")
+        assert "could not be opened" in page.locator(".toast.error").last.inner_text()
+        page.locator(".toast.error .toast-close").last.click()
+        assert page.locator("[data-testid=status]").inner_text() == status
+    # Markup in names arrives as text.
+    setup = conflict.purple_dragon_setup()
+    setup["sides"][0]["name"] = '<img src=x onerror="document.title=1">'
+    link = codec.encode_share(new_game("conflict", setup, seed=1))
+    page.goto(f"{base_url}#/conflict?g={link}")
+    page.wait_for_selector("[data-testid=side-0]")
+    assert '<img src=x onerror="document.title=1">' in page.locator("[data-testid=side-0]").inner_text()
+    assert page.locator("#app-conflict img").count() == 0
+    assert page.title() == "Conflict Table"
+    assert len(page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('ct:v1:slot:'))")) == 2
+
+
+def test_two_tabs_on_one_game_do_not_overwrite_each_other(page, base_url):
+    start_example(page, base_url)
+    second = page.context.new_page()
+    open_app(second, base_url + "#/conflict")
+    second.wait_for_selector("[data-testid=table]")
+    keep_all(page)  # tab one moves on
+    second.wait_for_selector(".stale")
+    assert "another tab" in second.locator(".stale").inner_text()
+    second.get_by_role("button", name="Load the other version").click()
+    assert second.locator(".stale").count() == 0
+    assert second.locator("[data-testid=status]").inner_text() == page.locator("[data-testid=status]").inner_text()
+
+
+def test_full_storage_is_reported_and_the_previous_save_stays(page, base_url):
+    start_example(page, base_url)
+    slot = page.evaluate("localStorage.getItem('ct:v1:last:conflict')")
+    saved = page.evaluate(f"localStorage.getItem('ct:v1:slot:{slot}')")
+    page.evaluate("""() => {
+        const real = Storage.prototype.setItem;
+        Storage.prototype.setItem = function (key, value) {
+            if (key.startsWith('ct:v1:slot:')) throw new DOMException('full', 'QuotaExceededError');
+            return real.call(this, key, value);
+        };
+    }""")
+    page.locator("[data-testid=curtain] button").click()
+    page.get_by_role("button", name="Keep all cards").click()
+    assert "full" in page.locator(".toast.error").inner_text().lower()
+    assert page.evaluate(f"localStorage.getItem('ct:v1:slot:{slot}')") == saved

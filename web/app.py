@@ -10,25 +10,16 @@ the value of the control that changed.
 from __future__ import annotations
 
 import traceback
-from urllib.parse import parse_qs
-
 from js import document, window  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
 from web import platform
 from web.dom import Root, button, h
+from web.routing import parse_hash
 from web.store import Store
 
 #: Routes that have a live Python view (the others are prerendered reference pages).
-ROUTES = ("home", "conflict")
-
-
-def parse_hash(hash_: str) -> tuple[str, dict[str, str]]:
-    """``#/conflict?g=…`` → ``("conflict", {"g": "…"})``."""
-    body = hash_[2:] if hash_.startswith("#/") else ""
-    route, _, query = body.partition("?")
-    params = {k: v[0] for k, v in parse_qs(query, keep_blank_values=True).items()}
-    return route or "home", params
+LIVE_ROUTES = ("home", "conflict")
 
 
 class App:
@@ -155,9 +146,10 @@ class App:
         view.import_file(files.item(0))
 
     def on_hash(self, *_):
-        route, params = parse_hash(platform.location_hash())
-        if not route.replace("-", "").isalpha():
-            return
+        hash_ = platform.location_hash()
+        if hash_ and not hash_.startswith("#/"):
+            return  # an in-page anchor such as the skip link: the route stays
+        route, params = parse_hash(hash_)
         self.route, self.params = route, params
         view = self.views.get(route)
         if view is not None and hasattr(view, "on_enter"):
@@ -192,7 +184,7 @@ class App:
             if hasattr(view, "boot"):
                 view.boot()
         self.on_hash()
-        for route in ROUTES:
+        for route in LIVE_ROUTES:
             if route != self.route:
                 saved, self.route = self.route, route
                 self.render()

@@ -42,6 +42,11 @@ def blank_setup() -> dict:
     }
 
 
+def table_order(card: Card) -> tuple[int, int]:
+    """Suit by suit, ace first: in this game an ace is worth 1 (OIC-6)."""
+    return (SUITS.index(card.suit), 1 if card.rank.token == "A" else int(card.rank))
+
+
 def _index(text: str | None) -> list[int]:
     return [int(part) for part in (text or "").split(".") if part.isdigit()]
 
@@ -377,7 +382,7 @@ class ConflictView:
         legal = {(pl, str(card)) for pl, card in oic.legal_plays(st)} if purpose == "play" else set()
         hands = []
         for pl in players:
-            hand = sorted(st.hands[s][pl], key=lambda c: c.sort_key)
+            hand = sorted(st.hands[s][pl], key=table_order)
             sizes = oic.player_max_sizes(st, s, pl)
             groups = []
             for suit in SUITS:
@@ -438,7 +443,7 @@ class ConflictView:
         played = {str(play.card) for play in st.chain if shared or play.side == s}
         rows = []
         for suit in SUITS:
-            cards = [c for c in full_deck() if c.suit == suit]
+            cards = sorted((c for c in full_deck() if c.suit == suit), key=table_order)
             tiles = [card_button(c, "conflict:pick", str(c),
                                  "playable" if (p, str(c)) in legal else "blocked",
                                  "played" if str(c) in played else "", size="pick",

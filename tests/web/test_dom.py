@@ -1,0 +1,124 @@
+"""The virtual DOM of the browser UI, against a tiny fake document (no browser needed)."""
+
+from __future__ import annotations
+
+import pytest
+
+from web import dom
+from web.dom import Root, button, h
+from web.routing import parse_hash
+
+
+class FakeNode:
+    def __init__(self, tag=None, text=None):
+        self.tag, self.data = tag, text
+        self.attrs: dict[str, str] = {}
+        self.children: list[FakeNode] = []
+        self.value = ""
+        self.checked = False
+        self.open = False
+        self.ops = 0
+
+    # element API used by web.dom
+    def setAttribute(self, k, v):
+        self.attrs[k] = v
+
+    def removeAttribute(self, k):
+        self.attrs.pop(k, None)
+
+    def appendChild(self, c):
+        self.children.append(c)
+        return c
+
+    def replaceChild(self, new, old):
+        self.children[self.children.index(old)] = new
+
+    def removeChild(self, c):
+        self.children.remove(c)
+
+    @property
+    def textContent(self):
+        return self.data if self.tag is None else "".join(c.textContent for c in self.children)
+
+    @textContent.setter
+    def textContent(self, value):
+        self.children = [] if not value else [FakeNode(text=value)]
+
+
+class FakeDocument:
+    activeElement = None
+
+    def __init__(self):
+        self.created = 0
+
+    def createElement(self, tag):
+        self.created += 1
+        return FakeNode(tag)
+
+    def createTextNode(self, text):
+        self.created += 1
+        return FakeNode(text=text)
+
+
+@pytest.fixture
+def doc(monkeypatch):
+    fake = FakeDocument()
+    monkeypatch.setattr(dom, "_document", lambda: fake)
+    return fake
+
+
+def test_markup_in_strings_stays_text(doc):
+    root = Root(FakeNode("div"))
+    root.render(h("p", {}, "<img src=x onerror=alert(1)>"))
+    (p,) = root.el.children
+    assert p.tag == "p" and p.children[0].tag is None
+    assert p.children[0].data == "<img src=x onerror=alert(1)>"
+
+
+def test_attributes_booleans_and_class_lists():
+    node = h("button", {"disabled": True, "hidden": False, "title": None, "class": ["a", "", None, "b"]})
+    assert node.attrs == {"disabled": "", "class": "a b"}
+    b = button("Go", "x:go", 3, cls="btn", aria_label="Go now")
+    assert b.attrs["data-action"] == "x:go" and b.attrs["data-arg"] == "3" and b.attrs["aria-label"] == "Go now"
+
+
+def test_patch_reuses_elements_and_changes_only_what_changed(doc):
+    root = Root(FakeNode("div"))
+    root.render([h("ul", {}, [h("li", {"data-key": str(i)}, f"item {i}") for i in range(3)]), h("p", {}, "a")])
+    ul, p = root.el.children
+    first_li = ul.children[0]
+    created = doc.created
+    root.render([h("ul", {}, [h("li", {"data-key": str(i)}, f"item {i}") for i in range(2)]), h("p", {"class": "x"}, "b")])
+    assert root.el.children[0] is ul and root.el.children[1] is p  # same elements
+    assert ul.children[0] is first_li and len(ul.children) == 2  # one removed
+    assert p.attrs == {"class": "x"} and p.children[0].data == "b"
+    assert doc.created == created  # nothing new was created
+    root.render([h("ul", {}, []), h("div", {}, "c")])  # a different tag replaces the node
+    assert root.el.children[1] is not p and root.el.children[1].tag == "div"
+
+
+def test_a_focused_input_keeps_what_is_being_typed(doc):
+    root = Root(FakeNode("div"))
+    root.render(h("input", {"value": "Ann"}))
+    (field,) = root.el.children
+    assert field.value == "Ann"
+    field.value = "Anna (typing)"
+    doc.activeElement = field
+    root.render(h("input", {"value": "Ann"}))
+    assert field.value == "Anna (typing)"
+    doc.activeElement = None
+    root.render(h("input", {"value": "Bob"}))
+    assert field.value == "Bob"
+
+
+@pytest.mark.parametrize("hash_, expected", [
+    ("", ("home", {})),
+    ("#/", ("home", {})),
+    ("#/conflict", ("conflict", {})),
+    ("#/conflict?g=2abc-_", ("conflict", {"g": "2abc-_"})),
+    ("#/battle?slot=battle-x1&g=", ("battle", {"slot": "battle-x1", "g": ""})),
+    ("#/nowhere", ("home", {})),
+    ("#main", ("home", {})),
+])
+def test_parse_hash(hash_, expected):
+    assert parse_hash(hash_) == expected

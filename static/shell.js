@@ -53,7 +53,14 @@ document.addEventListener("DOMContentLoaded", () => {
     if (!button) return;
     const panel = document.getElementById("rules-" + button.dataset.openRules);
     panel.open = true;
-    panel.scrollIntoView({ behavior: "smooth", block: "start" });
+    // A rule id in a message opens the panel at that clause.
+    const clause = button.dataset.rule && document.getElementById("rule-" + button.dataset.rule);
+    const target = clause || panel;
+    target.scrollIntoView({ behavior: "smooth", block: "start" });
+    if (clause) {
+      for (const old of document.querySelectorAll(".rule.flash")) old.classList.remove("flash");
+      clause.classList.add("flash");
+    }
   });
 });
 

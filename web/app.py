@@ -117,6 +117,23 @@ class App:
         if view is not None and view.field(field, value, live):
             self.render()
 
+    def on_key(self, event) -> None:
+        """Ctrl/⌘+Z undoes, Ctrl/⌘+Shift+Z or Ctrl+Y redoes (not while typing in a field)."""
+        if not (event.ctrlKey or event.metaKey) or event.altKey:
+            return
+        target = platform.py(event.target)
+        if target is not None and str(getattr(target, "tagName", "")).lower() in ("input", "textarea", "select"):
+            return
+        key = str(event.key).lower()
+        if key == "z":
+            action = "session:redo" if event.shiftKey else "session:undo"
+        elif key == "y":
+            action = "session:redo"
+        else:
+            return
+        event.preventDefault()
+        self.dispatch(action, None, None, event)
+
     def dispatch(self, action: str, arg, el, event) -> None:
         try:
             if action == "app:toast-close":
@@ -176,6 +193,7 @@ class App:
         self.listen(document, "input", self.on_field)
         self.listen(document, "change", self.on_field)
         self.listen(document, "submit", lambda e: e.preventDefault())
+        self.listen(document, "keydown", self.on_key)
         self.listen(document, "dragover", lambda e: e.preventDefault())
         self.listen(document, "drop", self.on_drop)
         self.listen(window, "hashchange", self.on_hash)

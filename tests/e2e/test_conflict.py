@@ -306,3 +306,61 @@ def test_full_storage_is_reported_and_the_previous_save_stays(page, base_url):
     page.get_by_role("button", name="Keep all cards").click()
     assert "full" in page.locator(".toast.error").inner_text().lower()
     assert page.evaluate(f"localStorage.getItem('ct:v1:slot:{slot}')") == saved
+
+
+def test_rule_ids_open_the_rules_panel_and_keys_undo(page, base_url):
+    start_example(page, base_url, deck="table")
+    page.locator("[data-testid=picker] [data-card='10S']").tap()
+    page.locator("[data-testid=refusal] .rule-ref").click()
+    clause = page.locator("#rule-OIC-5")
+    clause.wait_for(state="visible")
+    assert "flash" in clause.get_attribute("class")
+    assert page.locator("#rules-conflict").get_attribute("open") is not None
+    # Keyboard: Ctrl+Z undoes a played card, Ctrl+Shift+Z redoes it.
+    page.locator("[data-testid=picker] [data-card='9S']").tap()
+    page.locator("body").click(position={"x": 5, "y": 300})
+    page.keyboard.press("Control+z")
+    assert page.locator("[data-testid=current-card] [data-card]").count() == 0
+    page.keyboard.press("Control+Shift+z")
+    assert page.locator("[data-testid=current-card] [data-card]").get_attribute("data-card") == "9S"
+
+
+def test_home_offers_the_saved_games(page, base_url):
+    start_example(page, base_url)
+    page.goto(base_url + "#/")
+    link = page.locator("#app-home .resume-link")
+    assert link.count() == 1
+    assert "Purple Dragon League vs Zombie invasion" in link.inner_text()
+    link.click()
+    page.wait_for_selector("[data-testid=table]")
+    assert "Purple Dragon League vs Zombie invasion" in page.locator(".session-name").inner_text()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_accessibility_of_the_table_screens(browser, base_url, theme):
+    from .test_shell import axe_serious
+
+    context = browser.new_context(bypass_csp=True, viewport=TABLET_PORTRAIT, has_touch=True, color_scheme=theme)
+    page = context.new_page()
+    try:
+        open_app(page, base_url + "#/conflict")
+        found = {"setup-blank": axe_serious(page)}
+        page.get_by_role("button", name="Load the Purple Dragon League example").click()
+        found["setup-example"] = axe_serious(page)
+        page.get_by_role("button", name="Start the conflict").click()
+        found["curtain"] = axe_serious(page)
+        page.locator("[data-testid=curtain] button").click()
+        found["discard"] = axe_serious(page)
+        page.get_by_role("button", name="Keep all cards").click()
+        page.locator("[data-testid=curtain] button").click()
+        page.get_by_role("button", name="Keep all cards").click()
+        page.locator("[data-testid=curtain] button").click()
+        found["hand"] = axe_serious(page)
+        page.get_by_role("button", name="Cannot play — end the round").click()
+        found["result"] = axe_serious(page)
+        for drawer in ("History", "Saves", "Share"):
+            page.get_by_role("button", name=drawer).click()
+            found[drawer] = axe_serious(page)
+    finally:
+        context.close()
+    assert all(v == [] for v in found.values()), json.dumps(found, indent=1)

@@ -58,10 +58,7 @@ def test_works_from_a_subpath(page, sub_url):
 
 def test_offline_after_first_visit(page, base_url):
     open_app(page, base_url)
-    page.wait_for_function("navigator.serviceWorker.ready.then(() => true)")
-    page.wait_for_function("navigator.serviceWorker.controller !== null || (location.reload(), false)",
-                           timeout=30_000, polling=1000)
-    page.wait_for_selector(READY, state="attached", timeout=30_000)
+    wait_for_controller(page)
     page.context.set_offline(True)
     page.reload()
     page.wait_for_selector(READY, state="attached", timeout=30_000)
@@ -135,3 +132,42 @@ def test_accessibility_audit(browser, base_url, theme):
         found[route or "home"] = axe_serious(page)
     context.close()
     assert all(v == [] for v in found.values()), json.dumps(found, indent=1)
+
+
+def wait_for_controller(page) -> None:
+    """First visits are not controlled by the service worker yet: reload until they are."""
+    page.wait_for_function("navigator.serviceWorker.ready.then(() => true)")
+    for _ in range(5):
+        if page.evaluate("navigator.serviceWorker.controller !== null"):
+            return
+        page.reload()
+        page.wait_for_selector(READY, state="attached")
+    raise AssertionError("the service worker never took control")
+
+
+def test_a_new_deploy_shows_a_quiet_reload_notice(page, site_dir, tmp_path):
+    import shutil
+
+    from web.serve import serve_in_thread
+
+    site = tmp_path / "site"
+    shutil.copytree(site_dir, site)
+    server, url = serve_in_thread(site)
+    try:
+        open_app(page, url)
+        wait_for_controller(page)
+        assert page.locator("#update-notice").is_hidden()
+        old = page.evaluate("caches.keys()")
+        # Deploy a new version: the service worker's content (and cache name) changes.
+        sw = (site / "sw.js").read_text()
+        (site / "sw.js").write_text(sw.replace('const CACHE = "conflict-table-', 'const CACHE = "conflict-table-new-'))
+        page.reload()
+        page.wait_for_selector("#update-notice", state="visible", timeout=30_000)
+        with page.expect_navigation():
+            page.locator("#update-reload").click()
+        page.wait_for_selector(READY, state="attached")
+        page.wait_for_function("caches.keys().then(k => k.length === 1 && k[0].startsWith('conflict-table-new-'))")
+        assert page.evaluate("caches.keys()") != old
+        assert page.locator("#update-notice").is_hidden()
+    finally:
+        server.shutdown()

@@ -32,9 +32,13 @@ def card_view(card: Card, size: str = "", *extra, label: str | None = None):
 
 def card_button(card: Card, action: str, arg: str, *extra, size: str = "", label: str | None = None,
                 pressed: bool | None = None):
-    """A card that can be tapped."""
-    return button(face(card), action, arg, cls=card_classes(card, size, *extra),
-                  aria_label=label or card.name, data_card=str(card),
+    """A card that can be tapped; its accessible name is ``label`` (default: the card's name).
+
+    The name is hidden text inside the button rather than ``aria-label``, so what a
+    screen reader says and what the button shows never disagree.
+    """
+    return button([h("span", {"class": "visually-hidden"}, label or card.name), face(card)], action, arg,
+                  cls=card_classes(card, size, *extra), data_card=str(card),
                   aria_pressed=None if pressed is None else ("true" if pressed else "false"))
 
 

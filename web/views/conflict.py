@@ -19,6 +19,7 @@ from engine.rules import SettingsError
 from web.dom import button, h
 from web.session import Session
 from web.views.cards import card_back, card_button, card_view, suit_mark
+from web.views.rulebits import rule_ref, with_rule_refs
 
 DRAFT_KEY = "ct:v1:draft:conflict"
 SUITS = tuple(Suit)
@@ -140,7 +141,8 @@ class ConflictView:
                      button("Load the Purple Dragon League example", "conflict:example", cls="btn"))),
                  h("div", {"class": "sides-grid"}, sides),
                  self._conflict_options(),
-                 h("ul", {"class": "warn-list", "aria-label": "Warnings"}, [h("li", {}, w) for w in warnings])
+                 h("ul", {"class": "warn-list", "aria-label": "Warnings"},
+                   [h("li", {}, with_rule_refs(w, "conflict")) for w in warnings])
                  if warnings else None,
                  h("p", {"class": "msg-error", "role": "alert"}, problem) if problem else None,
                  h("p", {"class": "msg-error", "role": "alert"}, self.setup_error) if self.setup_error else None,
@@ -269,7 +271,8 @@ class ConflictView:
     def render_table(self, st):
         return h("div", {"class": ["table", f"phase-{st.phase}"], "data-testid": "table",
                          "data-phase": st.phase},
-                 h("p", {"class": "status", "role": "status", "data-testid": "status"}, oic.status(st)),
+                 h("p", {"class": "status", "role": "status", "data-testid": "status"},
+                   with_rule_refs(oic.status(st), "conflict")),
                  h("div", {"class": "board"},
                    self._side_panel(st, 0),
                    self._centre(st),
@@ -353,6 +356,9 @@ class ConflictView:
                                  "data-power-after": last.power_after},
                      h("h2", {}, last.headline),
                      h("p", {"class": "explanation", "data-testid": "explanation"}, last.explanation),
+                     h("p", {"class": "muted small"}, "Why: ", rule_ref("OIC-15", "conflict"),
+                       " who wins and what changes, ", rule_ref("OIC-16", "conflict"),
+                       " which organization's power moves."),
                      h("p", {"class": "muted small"}, h("span", {"class": "badge house"}, "House rule"), " ",
                        last.house_rule) if last.house_rule else None,
                      button(f"Start round {st.round + 1}", "conflict:next-round", cls="btn primary"))
@@ -430,8 +436,8 @@ class ConflictView:
                                 cls=["btn", "danger" if can else "primary"]),
                          button("Hide hand", "conflict:hide", cls="btn ghost"))
         return h("section", {"class": ["panel private", SIDE_CLASS[s]], "data-testid": "hand"},
-                 h("p", {"class": "msg-error refusal", "role": "alert", "data-testid": "refusal"}, self.notice)
-                 if self.notice else None,
+                 h("p", {"class": "msg-error refusal", "role": "alert", "data-testid": "refusal"},
+                   with_rule_refs(self.notice, "conflict")) if self.notice else None,
                  hands, controls)
 
     def _picker(self, st):
@@ -462,8 +468,8 @@ class ConflictView:
         return h("section", {"class": ["panel picker", SIDE_CLASS[s]], "data-testid": "picker"},
                  h("h3", {}, f"{side.name}: tap the card you play"),
                  chooser,
-                 h("p", {"class": "msg-error refusal", "role": "alert", "data-testid": "refusal"}, self.notice)
-                 if self.notice else None,
+                 h("p", {"class": "msg-error refusal", "role": "alert", "data-testid": "refusal"},
+                   with_rule_refs(self.notice, "conflict")) if self.notice else None,
                  rows,
                  h("div", {"class": "row sticky-controls"},
                    h("p", {"class": "muted"}, "Highlighted cards would be legal; the app checks every card you enter."),
@@ -492,7 +498,10 @@ class ConflictView:
                                 v.describe(settings[v.key])) for v in oic.VARIANTS],
                    [h("li", {}, h("span", {"class": "rule-id"}, rid), " ",
                       h("span", {"class": "badge house"}, "House rule"), " ", text)
-                    for rid, text in oic.HOUSE_RULES.items()]))
+                    for rid, text in oic.HOUSE_RULES.items()],
+                   h("li", {}, h("span", {"class": "badge ruling"}, "Rulings"), " Where the source is silent or "
+                     "contradicts itself, the app follows these rulings: ",
+                     [[rule_ref(rid, "conflict"), " "] for rid in oic.RULINGS])))
 
     # ------------------------------------------------------------ events
     def handle(self, action: str, arg, el, event) -> None:

@@ -1,0 +1,27 @@
+"""Rule ids in messages, shown as links into the tool's prerendered Rules panel."""
+
+from __future__ import annotations
+
+import re
+
+from web.dom import h
+
+RULE_ID = re.compile(r"\b((?:OIC|CMP|CS|AI|HR-OIC)-\d+)\b")
+
+
+def rule_ref(rule_id: str, route: str):
+    """A tappable rule id: opens the Rules panel at that clause (handled by the page shell)."""
+    return h("button", {"type": "button", "class": "rule-ref", "data-open-rules": route, "data-rule": rule_id,
+                        "aria-label": f"{rule_id}: show this rule"}, rule_id)
+
+
+def with_rule_refs(text: str, route: str) -> list:
+    """``"OIC-11: the 4♥ …"`` → the id as a :func:`rule_ref`, the rest as text."""
+    parts: list = []
+    last = 0
+    for match in RULE_ID.finditer(text):
+        parts.append(text[last:match.start()])
+        parts.append(rule_ref(match.group(1), route))
+        last = match.end()
+    parts.append(text[last:])
+    return [p for p in parts if p != ""]

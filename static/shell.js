@@ -64,8 +64,19 @@ document.addEventListener("DOMContentLoaded", () => {
   });
 });
 
+// The offline worker precaches every file of the site. Registering it only once
+// Python is ready keeps that download from competing with start-up; if Python
+// never becomes ready, the worker is registered anyway so the shell works offline.
+function whenReady(callback) {
+  if (root.dataset.ready === "true") return callback();
+  let done = false;
+  const once = () => { if (!done) { done = true; callback(); } };
+  document.addEventListener("ct:ready", once, { once: true });
+  setTimeout(once, 15000);
+}
+
 if ("serviceWorker" in navigator) {
-  window.addEventListener("load", async () => {
+  whenReady(async () => {
     try {
       const registration = await navigator.serviceWorker.register("./sw.js");
       const hadController = Boolean(navigator.serviceWorker.controller);

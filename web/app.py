@@ -18,9 +18,6 @@ from web.dom import Root, button, h
 from web.routing import parse_hash
 from web.store import Store
 
-#: Routes that have a live Python view (the others are prerendered reference pages).
-LIVE_ROUTES = ("home", "conflict")
-
 
 class App:
     def __init__(self) -> None:
@@ -201,20 +198,21 @@ class App:
         for view in self.views.values():
             if hasattr(view, "boot"):
                 view.boot()
-        self.on_hash()
-        for route in LIVE_ROUTES:
-            if route != self.route:
-                saved, self.route = self.route, route
-                self.render()
-                self.route = saved
-        self.render()
+        self.on_hash()  # renders the current route; the others render when visited
 
 
 def main() -> None:
+    from js import performance  # type: ignore[import-not-found]
+
+    performance.mark("ct:imported")
     app = App()
     window.conflictTable = create_proxy(lambda: None)  # marker for debugging in devtools
     app.start()
+    performance.mark("ct:ready")
     document.documentElement.setAttribute("data-ready", "true")
+    from js import Event  # type: ignore[import-not-found]
+
+    document.dispatchEvent(Event.new("ct:ready"))  # the shell registers the offline worker now
     boot = document.getElementById("boot")
     if boot is not None:
         boot.hidden = True

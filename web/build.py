@@ -14,7 +14,9 @@ import hashlib
 import io
 import json
 import shutil
+import subprocess
 import sys
+import tempfile
 import time
 import zipfile
 from pathlib import Path
@@ -31,7 +33,7 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 #: Python packages shipped to the browser inside app.zip.
 APP_PACKAGES = ("engine", "web")
 #: Parts of web/ that are build-time only and never shipped.
-NOT_SHIPPED = {"build.py", "serve.py"}
+NOT_SHIPPED = {"build.py", "serve.py"}  # compile_pyc.mjs is not .py: never shipped
 #: Fixed zip timestamp: deterministic output.
 ZIP_TIME = (2024, 1, 1, 0, 0, 0)
 
@@ -52,6 +54,16 @@ CSP = "; ".join([
     "base-uri 'none'",
     "form-action 'none'",
 ])
+
+#: PyScript's configuration, inline in the page (one request fewer before Python
+#: starts): the vendored Pyodide, our code as one zip unpacked into the working
+#: directory, and none of PyScript's optional plugins (editor, terminal, game …),
+#: which it would otherwise fetch before starting the interpreter.
+PYSCRIPT_CONFIG = {
+    "interpreter": "./vendor/pyodide/pyodide.mjs",
+    "files": {"./app.zip": "./*"},
+    "plugins": ["!codemirror", "!deprecations-manager", "!donkey", "!py-editor", "!py-game", "!py-terminal"],
+}
 
 TOOLS = (
     {"route": "conflict", "title": "Organizations In Conflict", "short": "Conflict",
@@ -78,27 +90,53 @@ def write(path: Path, data: bytes | str) -> None:
     path.write_bytes(data.encode() if isinstance(data, str) else data)
 
 
-def app_zip() -> bytes:
-    """engine/ and the browser UI as one deterministic zip (PyScript unpacks it)."""
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
-        for package in APP_PACKAGES:
-            for path in sorted((ROOT / package).rglob("*.py")):
-                rel = path.relative_to(ROOT)
-                if "__pycache__" in rel.parts or (package == "web" and rel.name in NOT_SHIPPED):
-                    continue
-                info = zipfile.ZipInfo(rel.as_posix(), ZIP_TIME)
+def shipped_sources() -> list[Path]:
+    """The Python files (and data files) that run in the browser, relative to the root."""
+    files = []
+    for package in APP_PACKAGES:
+        for path in sorted((ROOT / package).rglob("*")):
+            rel = path.relative_to(ROOT)
+            if not path.is_file() or "__pycache__" in rel.parts:
+                continue
+            if path.suffix == ".py" and not (package == "web" and rel.name in NOT_SHIPPED):
+                files.append(rel)
+            elif "data" in rel.parts[1:2]:
+                files.append(rel)
+    return files
+
+
+def compile_bytecode(staging: Path) -> None:
+    """Bytecode for Pyodide's Python, made by Pyodide itself under Node (web/compile_pyc.mjs).
+
+    The browser then imports the app without compiling ~200 KB of source at start-up.
+    """
+    result = subprocess.run(["node", str(ROOT / "web" / "compile_pyc.mjs"), str(staging)],
+                            cwd=ROOT, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"compiling the app for Pyodide failed:\n{result.stdout}{result.stderr}")
+
+
+def app_zip(bytecode: bool = True) -> bytes:
+    """engine/ and the browser UI as one deterministic zip (PyScript unpacks it).
+
+    With ``bytecode``, each module's ``__pycache__/*.cpython-314.pyc`` goes along.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        staging = Path(tmp)
+        for rel in shipped_sources():
+            target = staging / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes((ROOT / rel).read_bytes())
+        if bytecode:
+            compile_bytecode(staging)
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
+            for path in sorted(p for p in staging.rglob("*") if p.is_file()):
+                info = zipfile.ZipInfo(path.relative_to(staging).as_posix(), ZIP_TIME)
                 info.compress_type = zipfile.ZIP_DEFLATED
                 info.external_attr = 0o644 << 16
                 zf.writestr(info, path.read_bytes())
-            data_dir = ROOT / package / "data"
-            if data_dir.is_dir():
-                for path in sorted(p for p in data_dir.rglob("*") if p.is_file()):
-                    info = zipfile.ZipInfo(path.relative_to(ROOT).as_posix(), ZIP_TIME)
-                    info.compress_type = zipfile.ZIP_DEFLATED
-                    info.external_attr = 0o644 << 16
-                    zf.writestr(info, path.read_bytes())
-    return buf.getvalue()
+        return buf.getvalue()
 
 
 def lock_stub() -> bytes:
@@ -180,7 +218,10 @@ def render_pages(out: Path) -> None:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    page = env.get_template("index.html.j2").render(tools=TOOLS, csp=CSP)
+    chunks = sorted(p.name for p in (out / "vendor" / "pyscript").glob("core-*.js"))
+    page = env.get_template("index.html.j2").render(
+        tools=TOOLS, csp=CSP, pyscript_config=json.dumps(PYSCRIPT_CONFIG, separators=(",", ":")),
+        pyscript_chunks=chunks)
     write(out / "index.html", page)
 
 
@@ -205,11 +246,6 @@ def build(out: Path) -> Path:
     out.mkdir(parents=True)
     copy_vendor(out)
     write(out / "app.zip", app_zip())
-    write(out / "main.py", (ROOT / "web" / "main.py").read_text())
-    write(out / "pyscript.json", json.dumps({
-        "interpreter": "./vendor/pyodide/pyodide.mjs",
-        "files": {"./app.zip": "./*"},
-    }, indent=1))
     for path in sorted(STATIC.rglob("*")):
         if path.is_file() and path.name != "sw.js":
             write(out / path.relative_to(STATIC), path.read_bytes())

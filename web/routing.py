@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from urllib.parse import parse_qs
+from urllib.parse import unquote
 
 #: The routes of the app: home and the four tools.
 ROUTES = ("home", "conflict", "campaign", "initiative", "battle")
@@ -14,5 +14,9 @@ def parse_hash(hash_: str) -> tuple[str, dict[str, str]]:
     route, _, query = body.partition("?")
     if route not in ROUTES:
         route = "home"
-    params = {k: v[0] for k, v in parse_qs(query, keep_blank_values=True).items()}
+    params: dict[str, str] = {}
+    for pair in query.split("&"):
+        if pair:
+            key, _, value = pair.partition("=")
+            params.setdefault(unquote(key), unquote(value.replace("+", " ")))
     return route, params

@@ -8,7 +8,6 @@ in plain words and loses nothing.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any, Callable
 
 from engine import codec
@@ -212,6 +211,8 @@ class Session:
         self.app.toast(f"Imported “{self.name}” as a new save.")
 
     def import_file(self, file) -> None:
+        import asyncio  # only for reading a file: kept off the start-up path
+
         async def read():
             try:
                 if int(file.size) > 5_000_000:

@@ -24,15 +24,18 @@ self.addEventListener("message", (event) => {
   if (event.data === "skip-waiting") self.skipWaiting();
 });
 
+let opened = null; // the open cache, kept while this worker runs
+const cache = () => (opened ||= caches.open(CACHE));
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
   event.respondWith((async () => {
-    const cache = await caches.open(CACHE);
-    const cached = await cache.match(request, { ignoreSearch: true });
+    const store = await cache();
+    const cached = await store.match(request);
     if (cached) return cached;
     if (request.mode === "navigate") {
-      const shell = await cache.match("./index.html");
+      const shell = await store.match("./index.html", { ignoreSearch: true });
       if (shell) return shell;
     }
     return fetch(request);

@@ -16,12 +16,14 @@ from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 from web import platform
 from web.dom import Root, button, h
 from web.routing import parse_hash
-from web.store import Store
+from web.store import Store, WebStorage
 
 
 class App:
     def __init__(self) -> None:
-        self.store = Store(platform.LocalStorage(), now=platform.now_ms, tab_id=platform.tab_id())
+        from js import localStorage  # type: ignore[import-not-found]
+
+        self.store = Store(WebStorage(localStorage), now=platform.now_ms, tab_id=platform.tab_id())
         self.toasts: list[dict] = []
         self._toast_id = 0
         self.roots: dict[str, Root] = {}

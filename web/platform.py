@@ -1,4 +1,4 @@
-"""The browser's services, wrapped for the app: localStorage, clock, clipboard, files.
+"""The browser's services, wrapped for the app: clock, address bar, clipboard, files.
 
 Everything that talks to ``js`` beyond the DOM lives here, so the rest of ``web/``
 reads as plain Python.
@@ -6,10 +6,8 @@ reads as plain Python.
 
 from __future__ import annotations
 
-from js import Date, Math, document, localStorage, navigator, window  # type: ignore[import-not-found]
-from pyodide.ffi import JsException, jsnull  # type: ignore[import-not-found]
-
-from web.store import StorageFull
+from js import Date, Math, document, navigator, window  # type: ignore[import-not-found]
+from pyodide.ffi import jsnull  # type: ignore[import-not-found]
 
 
 def py(value):
@@ -21,31 +19,6 @@ def text(value) -> str | None:
     """A JS string (or null) as ``str | None``."""
     value = py(value)
     return None if value is None else str(value)
-
-
-class LocalStorage:
-    """``window.localStorage`` behind the :class:`web.store.Storage` protocol."""
-
-    def get(self, key: str) -> str | None:
-        return text(localStorage.getItem(key))
-
-    def set(self, key: str, value: str) -> None:
-        try:
-            localStorage.setItem(key, value)
-        except JsException as err:
-            if "quota" in str(err).lower():
-                raise StorageFull(
-                    "This device's storage for the app is full: the game was not saved. "
-                    "Export or delete old games to make room; your previous save is intact."
-                ) from None
-            raise
-
-    def remove(self, key: str) -> None:
-        localStorage.removeItem(key)
-
-    def keys(self) -> list[str]:
-        keys = (text(localStorage.key(i)) for i in range(int(localStorage.length)))
-        return [k for k in keys if k is not None]
 
 
 def now_ms() -> int:

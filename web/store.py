@@ -159,7 +159,8 @@ class WebStorage:
 
     def get(self, key: str) -> str | None:
         value = self.js.getItem(key)
-        return None if value is None else str(value)
+        # JavaScript null arrives as None or as Pyodide's ``jsnull``: anything but text is "no entry".
+        return value if isinstance(value, str) else None
 
     def set(self, key: str, value: str) -> None:
         try:
@@ -176,7 +177,7 @@ class WebStorage:
     def keys(self) -> list[str]:
         count = int(self.js.length)
         keys = [self.js.key(i) for i in range(count)]
-        return [str(k) for k in keys if k is not None]
+        return [k for k in keys if isinstance(k, str)]
 
 
 @dataclass(frozen=True)

@@ -364,3 +364,56 @@ def test_accessibility_of_the_table_screens(browser, base_url, theme):
     finally:
         context.close()
     assert all(v == [] for v in found.values()), json.dumps(found, indent=1)
+
+
+def test_setup_updates_live_and_teams_get_their_hand_sizes(page, base_url):
+    open_app(page, base_url + "#/conflict")
+    page.get_by_role("button", name="Load the Purple Dragon League example").click()
+    power = page.locator("[data-field='setup:sides.0.players.0.organizations.3.power']")
+    power.fill("12")
+    power.dispatch_event("change")
+    assert "hearts 12 − 5 at home ground = 7" in page.get_by_label("Max card sizes of Player 1").inner_text()
+    # An impossible power is explained and blocks the start, and loses nothing else.
+    power.fill("1000")
+    power.dispatch_event("change")
+    assert power.get_attribute("aria-invalid") == "true"
+    assert page.get_by_role("button", name="Start the conflict").is_disabled()
+    assert "power" in page.locator(".setup .msg-error").inner_text().lower()
+    power.fill("9")
+    power.dispatch_event("change")
+    # OIC-14: a second player on the League: 8 cards each, and the advice past 5 players.
+    page.locator("[data-action='conflict:add-player'][data-arg='0']").click()
+    assert "OIC-14: 2 players, 8 cards each" in page.locator(".side-editor.side-a").inner_text()
+    for _ in range(4):
+        page.locator("[data-action='conflict:add-player'][data-arg='0']").click()
+    assert "More than 5 players on a side gives no advantage" in page.locator(".warn-list").inner_text()
+    for _ in range(4):
+        page.locator(".side-editor.side-a [data-action='conflict:remove-player']").last.click()
+    page.locator("[data-field=seed]").fill("3")
+    page.get_by_role("button", name="Start the conflict").click()
+    # The zombies (one player) discard first, then each League player on their own.
+    page.locator("[data-testid=curtain] button").click()
+    assert "15 cards" in page.locator("[data-testid=hand] h3").inner_text()
+    page.get_by_role("button", name="Keep all cards").click()
+    for _ in range(2):
+        page.locator("[data-testid=curtain] button").click()
+        assert "8 cards" in page.locator("[data-testid=hand] h3").inner_text()
+        page.get_by_role("button", name="Keep all cards").click()
+    # The zombies open; then the League's turn shows both players' hands (one team turn).
+    page.locator("[data-testid=curtain] button").click()
+    page.locator("[data-testid=hand] .card.playable").first.tap()
+    page.locator("[data-testid=curtain] button").click()
+    assert page.locator("[data-testid=hand] .hand").count() == 2
+
+
+def test_drag_and_drop_import(page, base_url):
+    start_example(page, base_url)
+    text = page.evaluate("localStorage.getItem('ct:v1:slot:' + localStorage.getItem('ct:v1:last:conflict'))")
+    transfer = page.evaluate_handle("""(text) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([text], 'game.json', {type: 'application/json'}));
+        return dt;
+    }""", text)
+    page.dispatch_event("main", "drop", {"dataTransfer": transfer})
+    page.wait_for_selector(".toast:has-text('Imported')")
+    assert len(page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('ct:v1:slot:'))")) == 2

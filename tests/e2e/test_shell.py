@@ -171,3 +171,13 @@ def test_a_new_deploy_shows_a_quiet_reload_notice(page, site_dir, tmp_path):
         assert page.locator("#update-notice").is_hidden()
     finally:
         server.shutdown()
+
+
+def test_print_style_shows_the_rules_without_the_app_chrome(app, base_url):
+    app.goto(base_url + "#/conflict")
+    app.emulate_media(media="print")
+    assert app.locator("header.bar").is_hidden()
+    assert app.locator("#app-conflict").is_hidden()
+    assert app.locator("#rule-OIC-11").is_visible()  # printed even though the panel is closed
+    app.emulate_media(media="screen")
+    assert app.locator("#rule-OIC-11").is_hidden()

@@ -27,8 +27,9 @@ SCOPES = tuple(oic.Scope)
 SIDE_CLASS = ("side-a", "side-b")
 
 
-def blank_org(suit: str = "S") -> dict:
-    return {"name": "", "power": 10, "suit": suit, "location": ""}
+def blank_org(suit: str = "S", number: int = 1) -> dict:
+    """A new organization, valid as it stands (the table edits it from there)."""
+    return {"name": f"Organization {number}", "power": 10, "suit": suit, "location": ""}
 
 
 def blank_setup() -> dict:
@@ -517,7 +518,7 @@ class ConflictView:
             s, p = _index(arg)
             orgs = self.draft["sides"][s]["players"][p]["organizations"]
             used = {o.get("suit") for o in orgs}
-            orgs.append(blank_org(next((x.letter for x in SUITS if x.letter not in used), "S")))
+            orgs.append(blank_org(next((x.letter for x in SUITS if x.letter not in used), "S"), len(orgs) + 1))
             self._save_draft()
         elif name == "remove-org":
             s, p, o = _index(arg)

@@ -81,6 +81,9 @@ MAX_DEPTH = 32
 
 #: Longest game name kept in ``meta``.
 MAX_NAME = 200
+#: The most actions a save or link may hold. A long conflict is a few hundred;
+#: the cap keeps a hostile link from making the receiver's tablet replay for minutes.
+MAX_ACTIONS = 10_000
 
 #: Longest kind string accepted.
 MAX_KIND = 40
@@ -218,6 +221,8 @@ def _check_game_fields(data: Mapping[str, Any]) -> Game:
     actions = data.get("actions")
     if not isinstance(actions, (list, tuple)):
         raise _Problem("'actions' should be a list")
+    if len(actions) > MAX_ACTIONS:
+        raise _Problem(f"it holds more than {MAX_ACTIONS:,} actions", "too-large")
     for index, action in enumerate(actions):
         if not isinstance(action, Mapping):
             raise _Problem(f"action {index + 1} should be an object")

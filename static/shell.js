@@ -20,6 +20,8 @@ function showRoute() {
     found ||= on;
   }
   if (!found) document.querySelector('section.route[data-route="home"]').hidden = false;
+  const title = document.querySelector("section.route:not([hidden])").dataset.title;
+  document.title = title ? `${title} — Conflict Table` : "Conflict Table";
   for (const link of document.querySelectorAll("[data-nav]")) {
     if (link.dataset.nav === route) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
@@ -40,6 +42,13 @@ applyTheme(storedTheme());
 window.addEventListener("hashchange", showRoute);
 document.addEventListener("DOMContentLoaded", () => {
   showRoute();
+  setTimeout(() => {
+    if (root.dataset.ready !== "true") {
+      document.getElementById("boot-text").textContent =
+        "The rules engine is taking longer than usual to start. The rules below can be read; " +
+        "if the table does not appear, reload the page.";
+    }
+  }, 30000);
   document.getElementById("theme-toggle").addEventListener("click", () => {
     const dark = root.dataset.theme
       ? root.dataset.theme === "dark"

@@ -10,8 +10,9 @@ the value of the control that changed.
 from __future__ import annotations
 
 import traceback
-from js import document, window  # type: ignore[import-not-found]
-from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
+
+from js import Event, document, localStorage, performance, window  # type: ignore[import-not-found]
+from pyodide.ffi import create_once_callable, create_proxy  # type: ignore[import-not-found]
 
 from web import platform
 from web.dom import Root, button, h
@@ -21,8 +22,6 @@ from web.store import Store, WebStorage
 
 class App:
     def __init__(self) -> None:
-        from js import localStorage  # type: ignore[import-not-found]
-
         self.store = Store(WebStorage(localStorage), now=platform.now_ms, tab_id=platform.tab_id())
         self.toasts: list[dict] = []
         self._toast_id = 0
@@ -32,7 +31,7 @@ class App:
 
         self.views = {"home": HomeView(self), "conflict": ConflictView(self)}
         self.route, self.params = parse_hash(platform.location_hash())
-        self._proxies = []
+        self._proxies = []  # the listeners' proxies live as long as the page
 
     # ------------------------------------------------------------ rendering
     def render(self) -> None:
@@ -79,9 +78,7 @@ class App:
                 self.toasts = [t for t in self.toasts if t["id"] != toast_id]
                 self._render_toasts()
 
-            proxy = create_proxy(expire)
-            self._proxies.append(proxy)
-            window.setTimeout(proxy, int(seconds * 1000))
+            window.setTimeout(create_once_callable(expire), int(seconds * 1000))
 
     # ------------------------------------------------------------ events
     def _target(self, event, attr: str):
@@ -204,16 +201,10 @@ class App:
 
 
 def main() -> None:
-    from js import performance  # type: ignore[import-not-found]
-
     performance.mark("ct:imported")
-    app = App()
-    window.conflictTable = create_proxy(lambda: None)  # marker for debugging in devtools
-    app.start()
+    App().start()
     performance.mark("ct:ready")
     document.documentElement.setAttribute("data-ready", "true")
-    from js import Event  # type: ignore[import-not-found]
-
     document.dispatchEvent(Event.new("ct:ready"))  # the shell registers the offline worker now
     boot = document.getElementById("boot")
     if boot is not None:

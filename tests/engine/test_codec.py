@@ -531,3 +531,16 @@ def test_fuzz_mutated_payloads(game, mutations):
         else:
             payload = payload[where:] + payload[:where]
     decodes_or_share_error(payload)
+
+
+
+def test_too_many_actions_are_refused_in_saves_and_links():
+    """A hostile link cannot make a tablet replay for minutes: the action count is capped."""
+    body = link_body(a=[{"type": "roll"}] * (codec.MAX_ACTIONS + 1))
+    with pytest.raises(ShareError, match="more than 10,000 actions") as info:
+        codec.decode_share(pack(json.dumps(body).encode()))
+    assert info.value.reason == "too-large"
+    save = codec.game_to_dict(new())
+    save["actions"] = [{"type": "roll"}] * (codec.MAX_ACTIONS + 1)
+    with pytest.raises(SaveError, match="more than 10,000 actions"):
+        codec.loads(json.dumps(save))

@@ -242,13 +242,24 @@ class Session:
 
     def banner(self):
         if not self.stale:
-            return None
+            return self._past_banner()
         return h("div", {"class": "msg-error stale", "role": "alert"},
                  h("p", {}, "This game was changed in another tab or window. To avoid overwriting "
                             "either version, this tab stopped saving."),
                  h("div", {"class": "row"},
                    button("Load the other version", "session:reload", cls="btn small"),
                    button("Keep mine as a copy", "session:keep", cls="btn small")))
+
+    def _past_banner(self):
+        """Shown while the table is at an earlier point of its history."""
+        g = self.game
+        if g is None or not g.can_redo:
+            return None
+        later = len(g.actions) - g.position
+        return h("div", {"class": "past-banner", "role": "status", "data-testid": "past"},
+                 h("span", {}, f"You are looking at an earlier point: {later} later "
+                               f"step{'s are' if later != 1 else ' is'} kept until you take a different action."),
+                 button("Back to the latest", "session:goto", len(g.actions), cls="btn small"))
 
     def drawer_view(self):
         if self.drawer == "history":

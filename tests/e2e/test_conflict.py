@@ -97,8 +97,17 @@ def test_oic_7_example_full_round_undo_reload_and_share(page, base_url, browser,
     page.get_by_role("button", name="↶ Undo").tap()
     assert page.locator("[data-testid=result]").count() == 0
     assert ratings(page) == before
+    assert "1 later step is kept" in page.locator("[data-testid=past]").inner_text()
     page.get_by_role("button", name="↷ Redo").tap()
+    assert page.locator("[data-testid=past]").count() == 0
     assert page.locator("[data-testid=explanation]").inner_text() == explanation
+    # History: jump to the start and back to the latest.
+    page.get_by_role("button", name="History").tap()
+    page.get_by_role("button", name="Start of the game").tap()
+    assert "discard" in page.locator("[data-testid=status]").inner_text()
+    page.get_by_role("button", name="Back to the latest").tap()
+    assert page.locator("[data-testid=explanation]").inner_text() == explanation
+    page.get_by_role("button", name="History").tap()  # close the drawer
 
     # Autosave: a reload finds the same game at the same point.
     status = page.locator("[data-testid=status]").inner_text()

@@ -29,6 +29,11 @@ function showRoute() {
   root.dataset.route = found ? route : "home";
 }
 
+function flash(clause) {
+  for (const old of document.querySelectorAll(".rule.flash")) old.classList.remove("flash");
+  clause.classList.add("flash");
+}
+
 function applyTheme(theme) {
   if (theme === "light" || theme === "dark") root.dataset.theme = theme;
   else delete root.dataset.theme;
@@ -58,6 +63,18 @@ document.addEventListener("DOMContentLoaded", () => {
     try { localStorage.setItem("ct:theme", next); } catch { /* private mode: theme just isn't kept */ }
   });
   document.addEventListener("click", (event) => {
+    // Cross-references inside a rules panel scroll to the clause and keep the
+    // address on the tool's route (a "#rule-…" hash would lose it on reload).
+    const link = event.target.closest('a[href^="#rule-"]');
+    if (link) {
+      const clause = document.getElementById(link.getAttribute("href").slice(1));
+      if (clause) {
+        event.preventDefault();
+        clause.scrollIntoView({ behavior: "smooth", block: "start" });
+        flash(clause);
+      }
+      return;
+    }
     const button = event.target.closest("[data-open-rules]");
     if (!button) return;
     const panel = document.getElementById("rules-" + button.dataset.openRules);
@@ -66,10 +83,7 @@ document.addEventListener("DOMContentLoaded", () => {
     const clause = button.dataset.rule && document.getElementById("rule-" + button.dataset.rule);
     const target = clause || panel;
     target.scrollIntoView({ behavior: "smooth", block: "start" });
-    if (clause) {
-      for (const old of document.querySelectorAll(".rule.flash")) old.classList.remove("flash");
-      clause.classList.add("flash");
-    }
+    if (clause) flash(clause);
   });
 });
 

@@ -181,3 +181,11 @@ def test_print_style_shows_the_rules_without_the_app_chrome(app, base_url):
     assert app.locator("#rule-OIC-11").is_visible()  # printed even though the panel is closed
     app.emulate_media(media="screen")
     assert app.locator("#rule-OIC-11").is_hidden()
+
+
+def test_rule_cross_references_keep_the_route(app, base_url):
+    app.goto(base_url + "#/conflict")
+    app.locator("#rules-conflict summary").click()
+    app.locator("#rule-OIC-2 a[href='#rule-OIC-14']").click()
+    assert "flash" in app.locator("#rule-OIC-14").get_attribute("class")
+    assert app.url.endswith("#/conflict")

@@ -11,19 +11,19 @@ from __future__ import annotations
 
 import traceback
 
-from js import Event, document, localStorage, performance, window  # type: ignore[import-not-found]
+from js import Event, document, performance, window  # type: ignore[import-not-found]
 from pyodide.ffi import create_once_callable, create_proxy  # type: ignore[import-not-found]
 
 from web import platform
 from web.dom import Root, button, h
 from web.routing import parse_hash
-from web.store import Store, WebStorage
+from web.store import MemoryStorage, Store, WebStorage
 
 
 class App:
     def __init__(self) -> None:
-        self.store = Store(WebStorage(localStorage), now=platform.now_ms, tab_id=platform.tab_id())
         self.toasts: list[dict] = []
+        self.store = Store(self._storage(), now=platform.now_ms, tab_id=platform.tab_id())
         self._toast_id = 0
         self.roots: dict[str, Root] = {}
         from web.views.home import HomeView
@@ -32,6 +32,20 @@ class App:
         self.views = {"home": HomeView(self), "conflict": ConflictView(self)}
         self.route, self.params = parse_hash(platform.location_hash())
         self._proxies = []  # the listeners' proxies live as long as the page
+
+    def _storage(self):
+        """localStorage, or — where the browser refuses it — memory, and say so."""
+        try:
+            from js import localStorage  # type: ignore[import-not-found]
+
+            storage = WebStorage(localStorage)
+            storage.keys()
+            return storage
+        except Exception:
+            self.toasts.append({"id": 0, "kind": "error", "text": (
+                "This browser does not let the app keep data (private mode or storage switched off). "
+                "You can play, but games are lost when the page closes: use Share or Export to keep one.")})
+            return MemoryStorage()
 
     # ------------------------------------------------------------ rendering
     def render(self) -> None:

@@ -426,3 +426,29 @@ def test_drag_and_drop_import(page, base_url):
     page.dispatch_event("main", "drop", {"dataTransfer": transfer})
     page.wait_for_selector(".toast:has-text('Imported')")
     assert len(page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('ct:v1:slot:'))")) == 2
+
+
+def test_a_mangled_setup_draft_gives_a_fresh_form(page, base_url):
+    open_app(page, base_url + "#/conflict")
+    page.evaluate("localStorage.setItem('ct:v1:draft:conflict', JSON.stringify({setup: {sides: [1, {players: 'x'}]}}))")
+    page.reload()
+    page.wait_for_selector(READY, state="attached")
+    assert page.locator("[data-testid=setup] .side-editor").count() == 2
+    assert page.locator(".error-box").count() == 0
+
+
+def test_without_browser_storage_the_table_still_plays(browser, base_url):
+    context = browser.new_context(viewport=TABLET_LANDSCAPE, has_touch=True)
+    context.add_init_script("""Object.defineProperty(window, 'localStorage', {
+        get() { throw new DOMException('The operation is insecure.', 'SecurityError'); }
+    });""")
+    page = context.new_page()
+    try:
+        open_app(page, base_url + "#/conflict")
+        assert "does not let the app keep data" in page.locator(".toast.error").inner_text()
+        page.get_by_role("button", name="Load the Purple Dragon League example").click()
+        page.get_by_role("button", name="Start the conflict").click()
+        keep_all(page)
+        assert "Zombie invasion opens" in page.locator("[data-testid=status]").inner_text()
+    finally:
+        context.close()

@@ -44,6 +44,17 @@ def blank_setup() -> dict:
     }
 
 
+def draft_shape_ok(draft) -> bool:
+    """Whether a stored setup draft has the shape the form edits (its values may still be wrong)."""
+    def dicts(value, key):
+        return isinstance(value, dict) and isinstance(value.get(key), list) and all(
+            isinstance(item, dict) for item in value[key])
+
+    return (dicts(draft, "sides") and len(draft["sides"]) == 2
+            and all(dicts(side, "players") and side["players"] for side in draft["sides"])
+            and all(dicts(player, "organizations") for side in draft["sides"] for player in side["players"]))
+
+
 def table_order(card: Card) -> tuple[int, int]:
     """Suit by suit, ace first: in this game an ace is worth 1 (OIC-6)."""
     return (SUITS.index(card.suit), 1 if card.rank.token == "A" else int(card.rank))
@@ -75,11 +86,13 @@ class ConflictView:
         if raw:
             try:
                 data = json.loads(raw)
-                if isinstance(data, dict) and isinstance(data.get("setup"), dict):
-                    self.draft = data["setup"]
-                    self.rules.update({k: v for k, v in (data.get("rules") or {}).items() if k in self.rules})
             except ValueError:
-                pass  # an unreadable draft is just a fresh form
+                data = None  # an unreadable draft is just a fresh form
+            if isinstance(data, dict) and draft_shape_ok(data.get("setup")):
+                self.draft = data["setup"]
+                rules = data.get("rules")
+                if isinstance(rules, dict):
+                    self.rules.update({k: v for k, v in rules.items() if k in self.rules and isinstance(v, str)})
         self.session.boot()
 
     def on_enter(self, params: dict) -> None:

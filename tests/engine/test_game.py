@@ -1,0 +1,135 @@
+"""The session model (engine.game): replay, undo/redo, history, refusals, validation.
+
+Uses the stand-in dice system (tests/engine/fakesys.py), whose ``roll`` draws from
+the game's generator, and the real conflict system for a cross-check.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, strategies as st
+
+from engine import conflict
+from engine import game as g
+
+OPS = st.lists(st.sampled_from(["roll", "pass", "bonus", "undo", "redo"]), max_size=40)
+
+
+@pytest.fixture(autouse=True)
+def _dice(monkeypatch):
+    monkeypatch.setitem(g.SYSTEM_MODULES, "testdice", "tests.engine.fakesys")
+
+
+def dice(seed=11, rules=None):
+    return g.new_game("testdice", {"players": ["Ann", "Bo"]}, rules, seed)
+
+
+def run(game, ops):
+    for op in ops:
+        if op == "undo" and game.can_undo:
+            game = g.undo(game)
+        elif op == "redo" and game.can_redo:
+            game = g.redo(game)
+        elif op in ("roll", "pass", "bonus"):
+            action = {"type": op, "amount": 2} if op == "bonus" else {"type": op}
+            try:
+                game = g.apply(game, action)
+            except g.RuleError:
+                pass
+    return game
+
+
+def test_same_seed_and_actions_give_the_same_state():
+    a = run(dice(), ["roll"] * 6)
+    b = run(dice(), ["roll"] * 6)
+    assert g.replay(a) == g.replay(b)
+    c = run(dice(seed=12), ["roll"] * 6)
+    assert g.replay(a)["scores"] != g.replay(c)["scores"] or g.replay(a)["turn"] != g.replay(c)["turn"]
+
+
+def test_undo_then_redo_gives_the_same_roll():
+    game = run(dice(), ["roll", "roll", "roll"])
+    rolled = g.replay(game)["last"]
+    again = g.redo(g.undo(game))
+    assert g.replay(again)["last"] == rolled
+    assert again == game
+
+
+def test_undo_then_another_action_rolls_on_from_the_same_generator_state():
+    game = run(dice(), ["roll", "roll"])
+    undone = g.undo(game)
+    rolled_again = g.apply(undone, {"type": "roll"})
+    # The same generator state after action 1: the re-roll is the roll that was undone.
+    assert g.replay(rolled_again)["last"] == g.replay(game)["last"]
+    passed = g.apply(undone, {"type": "pass"})
+    assert not passed.can_redo and len(passed.actions) == 2  # the redo stack is dropped
+
+
+def test_refused_action_names_its_rule_and_changes_nothing():
+    game = run(dice(), ["bonus"])
+    game = g.apply(game, {"type": "pass"})
+    game = g.apply(game, {"type": "bonus", "amount": 1})
+    game = g.apply(game, {"type": "pass"})
+    with pytest.raises(g.RuleError) as info:
+        g.apply(game, {"type": "bonus", "amount": 1})
+    assert info.value.rule_id == "D3" and str(info.value).startswith("D3: ")
+    assert len(game.actions) == 4
+    with pytest.raises(g.ActionError):
+        g.apply(game, {"type": "fly"})
+    with pytest.raises(g.ActionError):
+        g.apply(game, "roll")  # not an action at all
+
+
+def test_goto_and_history_browse_without_losing_later_steps():
+    game = run(dice(), ["roll", "pass", "roll", "roll"])
+    labels = g.history(game)
+    assert len(labels) == 4 and labels[1].endswith("passes")
+    early = g.goto(game, 1)
+    assert early.position == 1 and len(early.actions) == 4 and early.can_redo
+    assert g.replay(early) == g.replay(game, 1)
+    assert g.goto(early, 4) == game
+    with pytest.raises(ValueError):
+        g.goto(game, 5)
+
+
+def test_validate_replays_everything_and_names_the_bad_action():
+    game = run(dice(), ["roll", "roll"])
+    bad = g.Game(game.kind, game.seed, game.rules, game.setup, game.actions + ({"type": "bonus", "amount": 9},), 3)
+    with pytest.raises(g.ActionError, match=r"\(action 3\)"):
+        g.validate(bad)
+    assert g.validate(game) == game
+    with pytest.raises(ValueError):
+        g.validate(g.Game(game.kind, game.seed, game.rules, game.setup, game.actions, 7))
+
+
+def test_new_game_checks_kind_seed_and_rules():
+    with pytest.raises(g.UnknownKind):
+        g.new_game("chess", {})
+    with pytest.raises(ValueError, match="seed"):
+        g.new_game("testdice", {"players": ["A", "B"]}, seed=-1)
+    with pytest.raises(ValueError, match="D1"):
+        g.new_game("testdice", {"players": ["A", "B"]}, {"target": 25})
+    assert 0 <= dice(seed=None).seed <= g.MAX_SEED
+
+
+@given(OPS, st.integers(0, g.MAX_SEED))
+def test_any_session_replays_exactly_and_round_trips_undo_redo(ops, seed):
+    game = run(dice(seed), ops)
+    fresh = g.Game(game.kind, game.seed, game.rules, game.setup, game.actions, game.position)
+    assert g.replay(fresh) == g.replay(game)  # the cache never changes the answer
+    back = game
+    while back.can_undo:
+        back = g.undo(back)
+    while back.can_redo:
+        back = g.redo(back)
+    assert g.replay(back) == g.replay(g.goto(game, len(game.actions)))
+
+
+def test_conflict_games_replay_through_the_same_model():
+    game = g.new_game("conflict", conflict.purple_dragon_setup(), seed=5)
+    game = g.apply(game, {"type": "discard", "side": 1, "player": 0, "cards": []})
+    game = g.apply(game, {"type": "discard", "side": 0, "player": 0, "cards": []})
+    state = g.replay(game)
+    player, card = conflict.legal_plays(state)[0]
+    played = g.apply(game, {"type": "play", "player": player, "card": str(card)})
+    assert g.replay(g.redo(g.undo(played))).chain == g.replay(played).chain

@@ -234,7 +234,7 @@ class Session:
                  button("↷ Redo", "session:redo", cls="btn small", disabled=not (g and g.can_redo),
                         aria_keyshortcuts="Control+Shift+Z Control+Y"),
                  button("History", "session:drawer", "history", cls=["btn small", self.drawer == "history" and "on"],
-                        aria_expanded="true" if self.drawer == "history" else "false"),
+                        aria_expanded="true" if self.drawer == "history" else "false", disabled=g is None),
                  button("Saves", "session:drawer", "saves", cls=["btn small", self.drawer == "saves" and "on"],
                         aria_expanded="true" if self.drawer == "saves" else "false"),
                  button("Share", "session:drawer", "share", cls=["btn small", self.drawer == "share" and "on"],

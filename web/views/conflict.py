@@ -224,11 +224,16 @@ class ConflictView:
                              "maxlength": str(max_len), "placeholder": placeholder or None,
                              "autocomplete": "off"}))
 
-    def _scope_select(self, path: str, value: str, label: str):
+    def _scope_select(self, path: str, value: str, label: str, rounds: bool = False):
+        """OIC-3: a scope picker; the conflict's one also says how long a round lasts."""
+        def text(scope):
+            if rounds:
+                return f"{scope.label} (power − {scope.offset}, a round is {scope.round_length})"
+            return f"{scope.label} (power − {scope.offset})"
+
         return h("label", {"class": "field"}, label,
                  h("select", {"data-field": f"setup:{path}", "value": value},
-                   [h("option", {"value": scope.value, "selected": scope.value == value},
-                      f"{scope.label} (power − {scope.offset}, a round is {scope.round_length})")
+                   [h("option", {"value": scope.value, "selected": scope.value == value}, text(scope))
                     for scope in SCOPES]))
 
     def _conflict_options(self):
@@ -248,7 +253,7 @@ class ConflictView:
         return h("section", {"class": "panel options", "aria-label": "The conflict"},
                  h("h2", {}, "The conflict"),
                  h("div", {"class": "options-grid"},
-                   self._scope_select("scope", d.get("scope", "home"), "Fought at (conflict's scope, OIC-4)"),
+                   self._scope_select("scope", d.get("scope", "home"), "Fought at (conflict's scope, OIC-4)", rounds=True),
                    h("label", {"class": "field"}, "Aggressor (opens round 1, OIC-10)",
                      h("select", {"data-field": "setup:aggressor", "value": str(d.get("aggressor", 0))},
                        [h("option", {"value": str(i), "selected": d.get("aggressor", 0) == i}, name)

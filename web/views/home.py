@@ -1,9 +1,11 @@
-"""Home: the four tools (prerendered) and, live, the games to resume."""
+"""Home: the four tools (prerendered) and, live, the saved games to resume."""
 
 from __future__ import annotations
 
 from web.dom import h
+from web.session import when
 
+#: The tools with a live table, and what their games are called.
 TOOL_TITLES = {"conflict": "Organizations In Conflict"}
 
 
@@ -15,18 +17,19 @@ class HomeView:
         rows = []
         for kind, title in TOOL_TITLES.items():
             for slot in self.app.store.list(kind)[:5]:
+                meta = (f"{title} · damaged save (kept as a backup)" if slot.damaged
+                        else f"{title} · {slot.actions} actions · {when(slot.updated)}")
                 rows.append(h("li", {"data-key": slot.id},
                               h("a", {"class": "resume-link", "href": f"#/{kind}?slot={slot.id}"},
-                                h("span", {"class": "resume-name"}, slot.name),
-                                h("span", {"class": "resume-meta"},
-                                  f"{title} · {slot.actions} actions" if not slot.damaged
-                                  else f"{title} · damaged save (kept as a backup)"))))
+                                h("span", {"class": "resume-name"}, slot.name or "Unnamed game"),
+                                h("span", {"class": "resume-meta"}, meta))))
         if not rows:
-            return h("p", {"class": "muted"}, "No saved games yet. Pick a tool above to start one.")
-        return [h("h2", {}, "Resume a game"), h("ul", {"class": "resume-list"}, rows)]
+            return None  # a first visit: just the tools
+        return h("section", {"class": "resume", "aria-labelledby": "resume-title"},
+                 h("h2", {"id": "resume-title"}, "Resume a game"), h("ul", {"class": "resume-list"}, rows))
 
     def handle(self, action, arg, el, event) -> None:
-        pass
+        """Home has no actions of its own: its links are plain routes."""
 
     def field(self, name, value, live) -> bool:
         return False

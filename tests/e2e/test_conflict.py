@@ -140,8 +140,12 @@ def test_spectator_link_hides_hands(page, base_url, browser):
     keep_all(page)
     page.locator("[data-testid=curtain] button").click()
     page.locator("[data-testid=hand] .card.playable").first.tap()
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page.get_by_role("button", name="Share").click()
     link = page.locator("[data-testid=share-public]").input_value()
+    page.locator(".share-block", has_text="Spectator view").get_by_role("button", name="Copy link").click()
+    assert page.evaluate("navigator.clipboard.readText()") == link
+    assert page.locator(".share-block", has_text="Spectator view").get_by_role("button", name="Copied ✓").count() == 1
     game = codec.decode_share(link.split("g=", 1)[1])
     assert game.setup["deck"] == "table" and game.seed == 0
     assert all(a["type"] != "discard" for a in game.actions)

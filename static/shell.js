@@ -91,9 +91,10 @@ document.addEventListener("DOMContentLoaded", () => {
 // Python is ready keeps that download from competing with start-up; if Python
 // never becomes ready, the worker is registered anyway so the shell works offline.
 function whenReady(callback) {
-  if (root.dataset.ready === "true") return callback();
   let done = false;
-  const once = () => { if (!done) { done = true; callback(); } };
+  // After ready, wait for an idle moment: the first taps come before the precache.
+  const once = () => { if (!done) { done = true; requestIdleCallback(callback, { timeout: 3000 }); } };
+  if (root.dataset.ready === "true") return once();
   document.addEventListener("ct:ready", once, { once: true });
   setTimeout(once, 15000);
 }

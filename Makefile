@@ -4,7 +4,6 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
-export PLAYWRIGHT_BROWSERS_PATH ?= 0
 
 .PHONY: play site test test-engine test-pyodide test-e2e bench screenshots clean deps
 

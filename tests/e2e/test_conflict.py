@@ -456,3 +456,28 @@ def test_without_browser_storage_the_table_still_plays(browser, base_url):
         assert "Zombie invasion opens" in page.locator("[data-testid=status]").inner_text()
     finally:
         context.close()
+
+
+def test_oic_17_the_conflict_ends_and_names_the_winner(page, base_url):
+    """The Mice (hearts 6) lose 1 in hearts and can no longer be engaged: the Lions win."""
+    setup = {
+        "sides": [
+            {"name": "Lions", "scope": "home", "players": [{"name": "Leo", "organizations": [
+                {"name": "Pride", "power": 20, "suit": "S"}, {"name": "Roar", "power": 20, "suit": "H"}]}]},
+            {"name": "Mice", "scope": "home", "players": [{"name": "Mo", "organizations": [
+                {"name": "Nest", "power": 6, "suit": "H"}]}]},
+        ],
+        "scope": "home", "aggressor": 1, "deck": "table",
+    }
+    link = codec.encode_share(new_game("conflict", setup, seed=1))
+    open_app(page, f"{base_url}#/conflict?g={link}")
+    picker = "[data-testid=picker]"
+    page.locator(f"{picker} [data-card='JS']").tap()  # the Mice open: a face card is always usable
+    page.locator(f"{picker} [data-card='2H']").tap()  # hearts trump spades
+    page.get_by_role("button", name="Cannot play — end the round").tap()
+    message = page.locator("[data-testid=end-message]").inner_text()
+    assert "OIC-17" in message and "Mice can no longer be engaged" in message and "Lions wins" in message
+    assert page.locator("[data-testid=rating-1-H]").inner_text() == "5"
+    page.get_by_role("button", name="New conflict with these sides").tap()
+    assert page.locator("[data-field='setup:sides.1.name']").input_value() == "Mice"
+    assert page.locator("[data-field='setup:sides.1.players.0.organizations.0.power']").input_value() == "6"

@@ -365,8 +365,12 @@ class ConflictView:
     def _action_area(self, st):
         if st.phase == "conflict-over":
             return h("section", {"class": "panel result over", "role": "status", "data-testid": "result"},
-                     h("h2", {}, "The conflict is over"), h("p", {}, st.end_message),
-                     button("Set up a new conflict", "session:new", cls="btn primary"))
+                     h("h2", {}, "The conflict is over"),
+                     h("p", {"data-testid": "end-message"}, with_rule_refs(st.end_message, "conflict")),
+                     h("p", {"class": "muted"}, f"{len(st.results)} rounds, {st.elapsed} of in-world time."),
+                     h("div", {"class": "row"},
+                       button("New conflict with these sides", "conflict:rematch", cls="btn primary"),
+                       button("Set up a new conflict", "session:new", cls="btn")))
         if st.phase == "round-over":
             last = st.results[-1]
             return h("section", {"class": "panel result", "data-testid": "result",
@@ -582,6 +586,12 @@ class ConflictView:
             self.session.act({"type": "pass"})
         elif name == "next-round":
             self.session.act({"type": "next_round"})
+        elif name == "rematch" and self.session.game is not None:
+            # The sides as they were set up (before any rating changed), same rules.
+            self.draft = copy.deepcopy(dict(self.session.game.setup))
+            self.rules = dict(self.session.game.rules)
+            self._save_draft()
+            self.session.close()
 
     def _play(self, st, player: int, token: str) -> None:
         card = parse_card(token)

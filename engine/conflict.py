@@ -202,6 +202,8 @@ VARIANTS: tuple[Variant, ...] = (
 HOUSE_RULES: Mapping[str, str] = MappingProxyType({
     "HR-OIC-1": "If the aggressor passes before any card is played, the defender wins the round "
                 "and nothing is at stake: no rating changes. The aggressor opens the next round.",
+    "HR-OIC-2": "When two organizations of the suit are equally powerful, the rating change goes to "
+                "the one listed first on the side (the first player's before the second's).",
 })
 
 #: RULES.md clauses that are rulings (the app's reading where the source is silent).
@@ -656,7 +658,7 @@ def setup_sides(setup: Mapping[str, Any]) -> tuple[Side, Side]:
 
 
 def _best(side: Side, suit: Suit, player: int | None = None) -> tuple[int, int] | None:
-    """OIC-2/OIC-16: (player, org index) of the best organization of *suit*; first listed wins ties."""
+    """OIC-2/OIC-16: (player, org index) of the best organization of *suit*; HR-OIC-2: first listed wins ties."""
     best: tuple[int, int] | None = None
     best_power = -1
     for p, pl in enumerate(side.players):

@@ -1030,3 +1030,24 @@ def test_rule_functions_cite_their_rule_ids():
                in_world_time, hand_size, check_play, legal_plays, oic.purple_dragon_setup):
         assert fn.__doc__.startswith("OIC-"), fn.__name__
     assert Rank.ACE > Rank.KING and Card(Rank.ACE, Suit.SPADES) == C("AS")
+
+
+def test_hr_oic_2_equal_organizations_the_first_listed_changes():
+    setup = {
+        "sides": [
+            {"name": "A", "scope": "home", "players": [{"name": "Ann", "organizations": [
+                {"name": "Pride", "power": 20, "suit": "S"}]}]},
+            {"name": "B", "scope": "home", "players": [
+                {"name": "Bo", "organizations": [{"name": "First", "power": 12, "suit": "H"}]},
+                {"name": "Cy", "organizations": [{"name": "Second", "power": 12, "suit": "H"},
+                                                 {"name": "Third", "power": 12, "suit": "H"}]}]},
+        ],
+        "scope": "home", "aggressor": 1, "deck": "table",
+    }
+    game = new_game("conflict", setup, seed=0)
+    for action in ({"type": "play", "player": 1, "card": "JS"}, {"type": "play", "player": 0, "card": "JH"},
+                   {"type": "pass"}):
+        game = apply(game, action)
+    result = replay(game).results[-1]
+    assert (result.organization, result.power_before, result.power_after) == ("First", 12, 11)
+    assert "HR-OIC-2" in HOUSE_RULES

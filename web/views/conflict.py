@@ -273,9 +273,8 @@ class ConflictView:
                                  "aria-invalid": "true" if self._seed() is False else None}))),
                  h("h3", {}, "Rules settings"),
                  h("div", {"class": "variants"}, variant_rows),
-                 h("p", {"class": "muted small"},
-                   h("span", {"class": "badge house"}, "House rule"), " ",
-                   "HR-OIC-1: ", oic.HOUSE_RULES["HR-OIC-1"]))
+                 [h("p", {"class": "muted small"}, h("span", {"class": "badge house"}, "House rule"), " ",
+                    rule_ref(rule_id, "conflict"), ": ", text) for rule_id, text in oic.HOUSE_RULES.items()])
 
     def _seed(self):
         """The typed seed: None for random, an int, or False when it is not a valid seed."""
@@ -519,7 +518,7 @@ class ConflictView:
                  h("ul", {}, [h("li", {}, h("span", {"class": "rule-id"}, v.rule_id), " ",
                                 h("span", {"class": "badge variant"}, "Variant"), " ", v.label, ": ",
                                 v.describe(settings[v.key])) for v in oic.VARIANTS],
-                   [h("li", {}, h("span", {"class": "rule-id"}, rid), " ",
+                   [h("li", {}, rule_ref(rid, "conflict"), " ",
                       h("span", {"class": "badge house"}, "House rule"), " ", text)
                     for rid, text in oic.HOUSE_RULES.items()],
                    h("li", {}, h("span", {"class": "badge ruling"}, "Rulings"), " Where the source is silent or "

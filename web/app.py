@@ -105,6 +105,8 @@ class App:
         el = self._target(event, "data-action")
         if el is None or el.hasAttribute("disabled"):
             return
+        if self.route != "home":
+            platform.keep_screen_awake()
         action = str(el.getAttribute("data-action"))
         arg = platform.text(el.getAttribute("data-arg"))
         self.dispatch(action, arg, el, event)

@@ -73,3 +73,35 @@ def download(filename: str, text: str) -> None:
     link.click()
     link.remove()
     URL.revokeObjectURL(url)
+
+
+class _ScreenLock:
+    """The screen wake lock: a tablet on the table should not go dark mid-conflict."""
+
+    sentinel = None
+    pending = False
+
+
+def keep_screen_awake() -> None:
+    """Ask the browser to keep the screen on (where it can); silently does nothing otherwise.
+
+    The lock ends by itself when the page is hidden; the next tap asks again.
+    """
+    from pyodide.ffi import create_once_callable  # type: ignore[import-not-found]
+
+    lock = _ScreenLock
+    held = lock.sentinel is not None and not bool(lock.sentinel.released)
+    if held or lock.pending or not hasattr(navigator, "wakeLock"):
+        return
+    lock.pending = True
+
+    def granted(sentinel):
+        lock.sentinel, lock.pending = sentinel, False
+
+    def refused(_error):
+        lock.pending = False
+
+    try:
+        navigator.wakeLock.request("screen").then(create_once_callable(granted), create_once_callable(refused))
+    except Exception:  # an older browser's API shape: the screen just follows its own timeout
+        lock.pending = False

@@ -35,11 +35,13 @@ def _DATE_FORMAT():
 class Session:
     """One tool's open game: ``game`` (or ``None`` while setting up) and its ``slot``."""
 
-    def __init__(self, app, kind: str, title: str, on_change: Callable[[], None] | None = None):
+    def __init__(self, app, kind: str, title: str, on_change: Callable[[], None] | None = None,
+                 namer: Callable[[games.Game], str] | None = None):
         self.app = app
         self.kind = kind
         self.title = title
         self.on_change = on_change or (lambda: None)
+        self.namer = namer or (lambda game: title)  # a save's default name for a game
         self.slot: str | None = None
         self.name: str = ""
         self.game: games.Game | None = None
@@ -178,7 +180,7 @@ class Session:
         if game.kind != self.kind:
             self.app.toast(f"This link holds a {game.kind} game, not a {self.title} game.", "error")
             return
-        self.start(game, "Shared game")
+        self.start(game, f"{self.namer(game)} (shared)")
         self.app.toast(f"Opened the shared game as a new save, “{self.name}”. Your other games are untouched.")
 
     # ------------------------------------------------------------ other tabs

@@ -44,6 +44,12 @@ def blank_setup() -> dict:
     }
 
 
+def game_name(game) -> str:
+    """A save's name: "Purple Dragon League vs Zombie invasion"."""
+    first, second = (side["name"] for side in game.setup["sides"])
+    return f"{first} vs {second}"
+
+
 def draft_shape_ok(draft) -> bool:
     """Whether a stored setup draft has the shape the form edits (its values may still be wrong)."""
     def dicts(value, key):
@@ -69,7 +75,8 @@ class ConflictView:
 
     def __init__(self, app) -> None:
         self.app = app
-        self.session = Session(app, "conflict", "Organizations In Conflict", on_change=self._reset_view)
+        self.session = Session(app, "conflict", "Organizations In Conflict", on_change=self._reset_view,
+                               namer=game_name)
         self.draft: dict = blank_setup()
         self.rules: dict = {v.key: v.default for v in oic.VARIANTS}
         self.seed_text = ""
@@ -615,8 +622,7 @@ class ConflictView:
             self.setup_error = str(err)
             return
         self.setup_error = None
-        names = [side["name"] for side in game.setup["sides"]]
-        self.session.start(game, f"{names[0]} vs {names[1]}")
+        self.session.start(game, game_name(game))
 
     def field(self, name: str, value: str, live: bool) -> bool:
         if self.session.field(name, value):

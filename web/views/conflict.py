@@ -118,9 +118,11 @@ class ConflictView:
         self.session.import_file(file)
 
     def _reset_view(self) -> None:
+        """After every change of the game: hands hidden again, nothing selected."""
         self.revealed = None
         self.selected = set()
         self.notice = None
+        self.table_player = 0
 
     def _save_draft(self) -> None:
         try:
@@ -319,7 +321,7 @@ class ConflictView:
                           h("td", {"class": "rating", "data-testid": f"rating-{s}-{suit.letter}"}, str(ratings[suit])),
                           h("td", {"class": "size"}, str(max(size, 0)) if size >= 1 else "faces"),
                           h("td", {"class": "org"}, org.name if org else "—",
-                            None if suit in engageable else h("span", {"class": "badge"}, "safe"))))
+                            None if suit in engageable else h("span", {"class": "badge"}, "safe (OIC-3)"))))
         role = "aggressor" if st.aggressor == s else "defender"
         return h("section", {"class": ["panel side", SIDE_CLASS[s], st.turn == s and "to-play"],
                              "aria-label": side.name, "data-testid": f"side-{s}"},

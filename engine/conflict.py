@@ -1272,6 +1272,17 @@ def describe(state: ConflictState, action: Mapping[str, Any]) -> str:
         text = f"{prefix}{state.sides[side].name} plays {card}"
         if len(state.sides[side].players) > 1:
             text += f" ({_label_player(state, side, action.get('player'))})"
+        current = state.current_card
+        try:
+            played = parse_card(action.get("card"))
+        except CardError:
+            played = None
+        if current is None:
+            text += " — opens"
+        elif played is not None and played.suit != current.suit:
+            text += f" — trumps the {current.label}"
+        elif played is not None and played.is_face:
+            text += f" — face card on the {current.label}"
         return text
     if kind == "pass":
         side = state.turn if state.turn is not None else 0

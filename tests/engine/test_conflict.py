@@ -505,7 +505,7 @@ def test_oic_14_each_player_has_own_ratings_and_the_team_plays_one_card_together
     chain = replay(game).chain
     assert [(p.side, p.player, str(p.card)) for p in chain] == [(0, 0, "9S"), (1, 0, "KS"), (0, 1, "8H")]
     assert oic.describe(replay(game), {"type": "play", "player": 0, "card": "2D"}) == \
-        "Round 1 · Beta plays 2♦"
+        "Round 1 · Beta plays 2♦ — trumps the 8♥"
 
 
 def test_oic_14_legal_plays_come_from_every_players_hand():
@@ -630,7 +630,7 @@ def test_oic_17_history_keeps_rounds_and_elapsed_time():
     assert [str(r.first_card) for r in state.results[:2]] == ["9S", "9S"]
     assert [r.elapsed for r in state.results] == ["1 day", "2 days", "3 days"]
     assert state.elapsed == "3 days"
-    assert history(game)[:3] == ["Round 1 · Alpha plays 9♠", "Round 1 · Beta cannot play — round ends",
+    assert history(game)[:3] == ["Round 1 · Alpha plays 9♠ — opens", "Round 1 · Beta cannot play — round ends",
                                  "Round 2 · Beta opens"]
     assert history(game)[-1] == "Round 3 · Alpha does not open — round ends"
 
@@ -817,7 +817,7 @@ def test_describe_labels():
         == "Round 1 · Player 2 (Zombie invasion) keeps all cards"
     game = discard_all(game)
     state = replay(game)
-    assert oic.describe(state, {"type": "play", "player": 0, "card": "9s"}) == "Round 1 · Zombie invasion plays 9♠"
+    assert oic.describe(state, {"type": "play", "player": 0, "card": "9s"}) == "Round 1 · Zombie invasion plays 9♠ — opens"
     assert oic.describe(state, {"type": "pass"}) == "Round 1 · Zombie invasion does not open — round ends"
     assert oic.describe(state, "junk") == "Unknown action"
 
@@ -1051,3 +1051,16 @@ def test_hr_oic_2_equal_organizations_the_first_listed_changes():
     result = replay(game).results[-1]
     assert (result.organization, result.power_before, result.power_after) == ("First", 12, 11)
     assert "HR-OIC-2" in HOUSE_RULES
+
+
+def test_history_labels_say_what_each_card_did():
+    """The history reads like the table: who opened, who trumped, face cards on cards."""
+    setup = oic.purple_dragon_setup()
+    setup["deck"] = "table"
+    game = new_game("conflict", setup, seed=0)
+    for card in ("5S", "QS", "3H"):
+        game = apply(game, {"type": "play", "player": 0, "card": card})
+    labels = history(game)
+    assert labels[0] == "Round 1 · Zombie invasion plays 5♠ — opens"
+    assert labels[1] == "Round 1 · Purple Dragon League plays Q♠ — face card on the 5♠"
+    assert labels[2] == "Round 1 · Zombie invasion plays 3♥ — trumps the Q♠"

@@ -442,7 +442,7 @@ def parse_save_text(text: Any) -> Any:
             raise _Problem("this is not a Conflict Table save", "not-a-save")
         try:
             return _parse_json(text)
-        except _Problem as problem:
+        except _Problem:
             if text.lstrip()[:1] not in ("{", "["):
                 # Not JSON at all: some other file.
                 raise _Problem("this is not a Conflict Table save", "not-a-save") from None

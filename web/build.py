@@ -236,7 +236,6 @@ def service_worker(out: Path) -> None:
     source = source.replace("__CACHE_VERSION__", version).replace(
         "__PRECACHE__", json.dumps(precache, indent=1))
     write(out / "sw.js", source)
-    write(out / "version.json", json.dumps({"version": version}))
 
 
 def build(out: Path) -> Path:

@@ -40,7 +40,7 @@ test-e2e: site /usr/bin/chromium
 	$(PY) -m pytest tests/e2e -q
 
 test: site /usr/bin/chromium
-	$(PY) -m pytest tests/engine tests/web -q
+	$(PY) -m pytest tests/engine tests/web tests/build -q
 	node tests/pyodide/run.mjs
 	$(PY) -m pytest tests/e2e -q
 

@@ -1,0 +1,62 @@
+"""The site builder (web/build.py): deterministic output, complete precache, nothing remote.
+
+Runs on CPython only (the builder calls Node to compile bytecode with Pyodide).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from web.build import build
+
+
+def digest(root: Path) -> dict[str, str]:
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def two_builds(tmp_path_factory):
+    first = build(tmp_path_factory.mktemp("one") / "site")
+    second = build(tmp_path_factory.mktemp("two") / "site")
+    return first, second
+
+
+def test_same_sources_give_the_same_bytes(two_builds):
+    first, second = two_builds
+    assert digest(first) == digest(second)
+
+
+def test_the_service_worker_precaches_every_file_it_serves(two_builds):
+    site, _ = two_builds
+    source = (site / "sw.js").read_text()
+    precache = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", source, re.S).group(1))
+    served = {f"./{name}" for name in digest(site) if name != "sw.js"}
+    assert set(precache) == served | {"./"}
+    assert re.search(r'const CACHE = "conflict-table-[0-9a-f]{16}"', source)
+
+
+def test_the_page_names_no_other_origin(two_builds):
+    site, _ = two_builds
+    page = (site / "index.html").read_text()
+    assert not re.search(r"(src|href)=\"(https?:)?//", page)
+    assert "Content-Security-Policy" in page
+    config = json.loads(re.search(r'<script type="py" config="([^"]+)"', page).group(1).replace("&#34;", '"'))
+    assert config["interpreter"].startswith("./") and all(k.startswith("./") for k in config["files"])
+
+
+def test_the_app_zip_ships_sources_and_pyodide_bytecode_only(two_builds):
+    site, _ = two_builds
+    names = zipfile.ZipFile(site / "app.zip").namelist()
+    assert "engine/conflict.py" in names and "web/app.py" in names
+    assert "engine/__pycache__/conflict.cpython-314.pyc" in names
+    assert not any(n.endswith(("build.py", "serve.py", ".mjs")) for n in names)
+    assert not any(n.startswith("tests/") for n in names)
+    lock = json.loads((site / "vendor" / "pyodide" / "pyodide-lock.json").read_text())
+    assert lock["packages"] == {} and lock["info"]["python"].startswith("3.14")

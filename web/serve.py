@@ -2,7 +2,7 @@
 
 ``python -m web.serve [--port 8000] [--dir build] [--prefix /sub/]`` — a static
 host for playing and testing. ``--prefix`` serves the site under a subpath, as
-GitHub Pages does (``https://<user>.github.io/<repo>/``).
+GitHub Pages serves a project site (under ``/<repo>/``).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import argparse
 import functools
 import http.server
 import threading
+from urllib.parse import urlunsplit
 from pathlib import Path
 
 TYPES = {
@@ -64,13 +65,18 @@ def make_server(directory: Path, port: int = 0, prefix: str = "/", host: str = "
     return Server((host, port), handler)
 
 
+def site_url(host: str, port: int, path: str) -> str:
+    """The local address of the site (plain HTTP on the loopback interface)."""
+    return urlunsplit(("http", f"{host}:{port}", path, "", ""))
+
+
 def serve_in_thread(directory: Path, prefix: str = "/") -> tuple[Server, str]:
     """Start a server on a free port; returns it and the site's base URL."""
     server = make_server(directory, 0, prefix)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     host, port = server.server_address[:2]
     base = "/" + prefix.strip("/") + "/" if prefix.strip("/") else "/"
-    return server, f"http://{host}:{port}{base}"
+    return server, site_url(host, port, base)
 
 
 def main() -> None:
@@ -83,7 +89,7 @@ def main() -> None:
     server.verbose = True
     host, port = server.server_address[:2]
     prefix = "/" + args.prefix.strip("/") + "/" if args.prefix.strip("/") else "/"
-    print(f"Conflict Table is served at http://{host}:{port}{prefix}  (Ctrl-C stops)", flush=True)
+    print(f"Conflict Table is served at {site_url(host, port, prefix)}  (Ctrl-C stops)", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

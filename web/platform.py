@@ -6,8 +6,8 @@ reads as plain Python.
 
 from __future__ import annotations
 
-from js import Date, Math, document, navigator, window  # type: ignore[import-not-found]
-from pyodide.ffi import jsnull  # type: ignore[import-not-found]
+from js import URL, Blob, Date, Math, Object, document, navigator, window  # type: ignore[import-not-found]
+from pyodide.ffi import jsnull, to_js  # type: ignore[import-not-found]
 
 
 def py(value):
@@ -21,8 +21,20 @@ def text(value) -> str | None:
     return None if value is None else str(value)
 
 
+def js_object(values: dict):
+    """A plain JavaScript object from a dict (for options arguments)."""
+    return to_js(values, dict_converter=Object.fromEntries)
+
+
 def now_ms() -> int:
     return int(Date.now())
+
+
+def local_time(ms: int | None) -> str:
+    """An epoch-ms time in the reader's own language and time zone: "Nov 29, 2026, 10:42 PM"."""
+    if ms is None:
+        return "unknown time"
+    return str(Date.new(ms).toLocaleString([], js_object({"dateStyle": "medium", "timeStyle": "short"})))
 
 
 def tab_id() -> str:
@@ -52,20 +64,12 @@ def can_share() -> bool:
 
 
 def share_link(title: str, url: str) -> None:
-    from pyodide.ffi import to_js  # type: ignore[import-not-found]
-    from js import Object  # type: ignore[import-not-found]
-
-    navigator.share(to_js({"title": title, "url": url}, dict_converter=Object.fromEntries))
+    navigator.share(js_object({"title": title, "url": url}))
 
 
 def download(filename: str, text: str) -> None:
     """Save ``text`` as a file (the browser's download)."""
-    from js import Blob, URL  # type: ignore[import-not-found]
-    from pyodide.ffi import to_js  # type: ignore[import-not-found]
-    from js import Object  # type: ignore[import-not-found]
-
-    blob = Blob.new([text], to_js({"type": "application/json"}, dict_converter=Object.fromEntries))
-    url = URL.createObjectURL(blob)
+    url = URL.createObjectURL(Blob.new([text], js_object({"type": "application/json"})))
     link = document.createElement("a")
     link.href = url
     link.download = filename

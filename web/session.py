@@ -17,21 +17,6 @@ from web.dom import button, h
 from web.store import ConflictingEdit, DamagedSave, NoSuchSave, StoreError
 
 
-def when(ms: int | None) -> str:
-    if ms is None:
-        return "unknown time"
-    from js import Date  # type: ignore[import-not-found]
-
-    return str(Date.new(ms).toLocaleString([], _DATE_FORMAT()))
-
-
-def _DATE_FORMAT():
-    from js import Object  # type: ignore[import-not-found]
-    from pyodide.ffi import to_js  # type: ignore[import-not-found]
-
-    return to_js({"dateStyle": "medium", "timeStyle": "short"}, dict_converter=Object.fromEntries)
-
-
 class Session:
     """One tool's open game: ``game`` (or ``None`` while setting up) and its ``slot``."""
 
@@ -313,7 +298,7 @@ class Session:
                 main = h("div", {"class": "save-main"},
                          h("strong", {}, info.name or info.id, " (open)" if current else ""),
                          h("span", {"class": "muted"},
-                           f"{info.position} of {info.actions} actions · {when(info.updated)}"))
+                           f"{info.position} of {info.actions} actions · {platform.local_time(info.updated)}"))
             rows.append(h("li", {"class": ["save-row", current and "current"], "data-key": info.id}, main,
                           h("div", {"class": "row"},
                             None if current else button("Open", "session:open", info.id, cls="btn small"),

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from engine.cards import Card, Rank, Suit
+from engine.cards import Card, Suit
 from web.dom import button, h
 
 SUIT_CLASS = {Suit.SPADES: "spades", Suit.HEARTS: "hearts", Suit.DIAMONDS: "diamonds", Suit.CLUBS: "clubs"}
 
 
-def face(card: Card, size: str = "") -> list:
+def face(card: Card) -> list:
     """The inside of a card: corner index and a big centre pip (or the face letter)."""
     centre = card.suit.symbol if not card.is_face else card.rank.token
     return [
@@ -50,5 +50,3 @@ def suit_mark(suit: Suit) -> object:
     return h("span", {"class": ["suit-mark", SUIT_CLASS[suit], "red" if suit.is_red else "black"],
                       "aria-hidden": "true"}, suit.symbol)
 
-
-RANK_ORDER = tuple(Rank)

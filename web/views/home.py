@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from web.dom import h
-from web.session import when
+from web.platform import local_time
 
 #: The tools with a live table, and what their games are called.
 TOOL_TITLES = {"conflict": "Organizations In Conflict"}
@@ -18,7 +18,7 @@ class HomeView:
         for kind, title in TOOL_TITLES.items():
             for slot in self.app.store.list(kind)[:5]:
                 meta = (f"{title} · damaged save (kept as a backup)" if slot.damaged
-                        else f"{title} · {slot.actions} actions · {when(slot.updated)}")
+                        else f"{title} · {slot.actions} actions · {local_time(slot.updated)}")
                 rows.append(h("li", {"data-key": slot.id},
                               h("a", {"class": "resume-link", "href": f"#/{kind}?slot={slot.id}"},
                                 h("span", {"class": "resume-name"}, slot.name or "Unnamed game"),

@@ -96,18 +96,13 @@ class Session:
     # ------------------------------------------------------------ actions
     def act(self, action: dict) -> bool:
         """Take ``action``; a refused one is explained (with its rule id) and changes nothing."""
-        if self.game is None:
-            return False
-        try:
-            new = games.apply(self.game, action)
-        except (games.RuleError, games.ActionError) as err:
-            self.app.toast(str(err), "error")
-            return False
-        self._update(new)
-        return True
+        refusal = self.try_act(action)
+        if refusal is not None:
+            self.app.toast(refusal, "error")
+        return refusal is None
 
     def try_act(self, action: dict) -> str | None:
-        """Like :meth:`act` but returns the refusal instead of showing it."""
+        """Like :meth:`act`, but returns the refusal instead of showing it."""
         if self.game is None:
             return "No game is open"
         try:
@@ -438,7 +433,8 @@ class Session:
         self.app.toast(f"Deleted “{label}”.", action=restore, action_label="Undo", seconds=10)
 
     def field(self, name: str, value: str) -> bool:
+        """Typing a new name: kept, nothing to redraw. Returns whether this was a session field."""
         if name == "session:rename":
             self.rename_text = value
-            return False
+            return True
         return False

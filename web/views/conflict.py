@@ -627,8 +627,9 @@ class ConflictView:
         self.session.start(game, game_name(game))
 
     def field(self, name: str, value: str, live: bool) -> bool:
+        """A form control changed; returns whether the screen needs redrawing."""
         if self.session.field(name, value):
-            return True
+            return False
         if name == "seed":
             self.seed_text = value
             return not live

@@ -268,9 +268,9 @@ class Session:
         return h("div", {"class": "panel drawer", "aria-label": "History"},
                  h("div", {"class": "spread"}, h("h2", {}, "History"),
                    button("Close", "session:drawer", "", cls="btn small ghost")),
-                 h("p", {"class": "muted"}, "Tap a step to see the table as it was; later steps stay "
+                 h("p", {"class": "muted"}, "Newest first. Tap a step to see the table as it was; later steps stay "
                                            "available (Redo) until you take a different action."),
-                 h("ol", {"class": "history-list"}, items))
+                 h("ol", {"class": "history-list", "reversed": True}, items[::-1]))
 
     def _saves_view(self):
         rows = []

@@ -13,8 +13,8 @@ import json
 import random
 
 from engine import conflict as oic
-from engine.cards import Card, Suit, full_deck, parse_card
-from engine.game import RuleError, new_game
+from engine.cards import Card, Suit, full_deck
+from engine.game import new_game
 from engine.rules import SettingsError
 from web.dom import button, h
 from web.session import Session
@@ -584,9 +584,9 @@ class ConflictView:
                 self.selected = set()
         elif name == "play" and arg and st is not None:
             pl, _, token = arg.partition(".")
-            self._play(st, int(pl), token)
+            self._play(int(pl), token)
         elif name == "pick" and arg and st is not None:
-            self._play(st, min(self.table_player, len(st.sides[st.turn].players) - 1), arg)
+            self._play(min(self.table_player, len(st.sides[st.turn].players) - 1), arg)
         elif name == "table-player" and arg:
             self.table_player = int(arg)
             self.notice = None
@@ -601,17 +601,9 @@ class ConflictView:
             self._save_draft()
             self.session.close()
 
-    def _play(self, st, player: int, token: str) -> None:
-        card = parse_card(token)
-        try:
-            oic.check_play(st, player, card)
-        except RuleError as err:
-            self.notice = str(err)
-            return
-        self.notice = None
-        refusal = self.session.try_act({"type": "play", "player": player, "card": str(card)})
-        if refusal:
-            self.notice = refusal
+    def _play(self, player: int, token: str) -> None:
+        """Play a tapped card; a refusal (with its rule id) stays beside the hand."""
+        self.notice = self.session.try_act({"type": "play", "player": player, "card": token})
 
     def _start(self) -> None:
         seed = self._seed()

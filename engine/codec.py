@@ -92,29 +92,30 @@ MAX_KIND = 40
 _MAX_TIME = 2**53 - 1
 
 
-class SaveError(ValueError):
-    """A save that cannot be opened. ``str()`` is a message for players.
-
-    ``reason`` says why, for the UI: ``"not-a-save"``, ``"damaged"``, ``"newer"``,
-    ``"too-large"``, ``"kind"`` (a game this app does not have), ``"settings"``,
-    ``"setup"`` or ``"rules"`` (an action the rules forbid).
-    """
+class CodecError(ValueError):
+    """A save or link that cannot be opened. ``str()`` is a message for players;
+    ``reason`` says why, for the UI (see the subclasses)."""
 
     def __init__(self, message: str, reason: str = "damaged"):
         super().__init__(message)
         self.reason = reason
 
 
-class ShareError(ValueError):
-    """A share link that cannot be opened. ``str()`` is a message for players.
+class SaveError(CodecError):
+    """A save that cannot be opened.
 
-    ``reason`` is one of ``"empty"``, ``"not-a-link"``, ``"damaged"``, ``"newer"``,
+    ``reason``: ``"not-a-save"``, ``"damaged"``, ``"newer"``, ``"too-large"``,
+    ``"kind"`` (a game this app does not have), ``"settings"``, ``"setup"`` or
+    ``"rules"`` (an action the rules forbid).
+    """
+
+
+class ShareError(CodecError):
+    """A share link that cannot be opened.
+
+    ``reason``: ``"empty"``, ``"not-a-link"``, ``"damaged"``, ``"newer"``,
     ``"too-large"``, ``"kind"``, ``"settings"``, ``"setup"``, ``"rules"``.
     """
-
-    def __init__(self, message: str, reason: str = "damaged"):
-        super().__init__(message)
-        self.reason = reason
 
 
 class _Problem(Exception):

@@ -215,17 +215,12 @@ def validate(game: Game) -> Game:
     Used on anything that comes from outside (a save, an import, a link). Raises a
     ``ValueError`` subclass with a player-readable message.
     """
-    mod = system(game.kind)
     checked = new_game(game.kind, game.setup, game.rules, game.seed)
     if not isinstance(game.position, int) or not 0 <= game.position <= len(game.actions):
         raise ValueError("The saved position is outside the game's history")
-    checked = replace(checked, actions=tuple(dict(a) for a in game.actions), position=game.position)
-    state, rng = _start(checked)
-    for index, action in enumerate(checked.actions):
+    for index, action in enumerate(game.actions):
         if not isinstance(action, Mapping):
             raise ActionError(f"Action {index + 1} is not an action")
-        try:
-            state = mod.step(state, action, checked.rules, rng)
-        except (RuleError, ActionError) as err:
-            raise type(err)(*_err_args(err, index)) from None
+    checked = replace(checked, actions=tuple(dict(a) for a in game.actions), position=game.position)
+    _replay(checked, len(checked.actions))  # every action, the redo stack included
     return checked

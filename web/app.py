@@ -147,22 +147,18 @@ class App:
         self.dispatch(action, None, None, event)
 
     def dispatch(self, action: str, arg, el, event) -> None:
-        try:
-            if action == "app:toast-close":
-                self.toasts = [t for t in self.toasts if str(t["id"]) != arg]
-            elif action == "app:toast-action":
-                for t in self.toasts:
-                    if str(t["id"]) == arg and t.get("action"):
-                        self.toasts.remove(t)
-                        t["action"]()
-                        break
-            else:
-                view = self.views.get(self.route)
-                if view is not None:
-                    view.handle(action, arg, el, event)
-        except Exception as err:  # never lose the page to a bug in one handler
-            traceback.print_exc()
-            self.toast(f"That did not work: {err}", "error")
+        if action == "app:toast-close":
+            self.toasts = [t for t in self.toasts if str(t["id"]) != arg]
+        elif action == "app:toast-action":
+            for t in self.toasts:
+                if str(t["id"]) == arg and t.get("action"):
+                    self.toasts.remove(t)
+                    t["action"]()
+                    break
+        else:
+            view = self.views.get(self.route)
+            if view is not None:
+                view.handle(action, arg, el, event)
         self.render()
 
     def on_drop(self, event) -> None:
@@ -196,7 +192,16 @@ class App:
         self.render()
 
     def listen(self, target, name: str, handler) -> None:
-        proxy = create_proxy(handler)
+        """``handler`` for ``name`` events; a bug in it is reported, and the page lives on."""
+        def guarded(event):
+            try:
+                handler(event)
+            except Exception as err:
+                traceback.print_exc()
+                self.toast(f"That did not work: {err}. Your games are safe.", "error")
+                self.render()
+
+        proxy = create_proxy(guarded)
         self._proxies.append(proxy)
         target.addEventListener(name, proxy)
 

@@ -388,10 +388,11 @@ class ConflictView:
                      h("h2", {}, last.headline),
                      h("p", {"class": "explanation", "data-testid": "explanation"}, last.explanation),
                      h("p", {"class": "muted small"}, "Why: ", rule_ref("OIC-15", "conflict"),
-                       " who wins and what changes, ", rule_ref("OIC-16", "conflict"),
-                       " which organization's power moves."),
+                       " who wins and what changes; ", rule_ref("OIC-16", "conflict"), " ",
+                       h("span", {"class": "badge ruling"}, "Ruling"), " which organization's power moves."),
                      h("p", {"class": "muted small"}, h("span", {"class": "badge house"}, "House rule"), " ",
-                       last.house_rule) if last.house_rule else None,
+                       rule_ref(last.house_rule, "conflict"), ": ", oic.HOUSE_RULES[last.house_rule])
+                     if last.house_rule else None,
                      button(f"Start round {st.round + 1}", "conflict:next-round", cls="btn primary"))
         if st.phase == "discard":
             who = self._next_discarder(st)
@@ -453,16 +454,20 @@ class ConflictView:
             count = len(self.selected)
             controls = h("div", {"class": "row sticky-controls"},
                          h("p", {"class": "muted"}, "Tap the cards to throw away; you draw as many new ones "
-                                                    "(one discard per round, OIC-8). Dimmed cards are above "
-                                                    "your max card size."),
+                                                    "(one discard per round, ", rule_ref("OIC-8", "conflict"),
+                           "). Dimmed cards are above your max card size (", rule_ref("OIC-5", "conflict"),
+                           "; an ace counts 1, ruling ", rule_ref("OIC-6", "conflict"), ")."),
                          button(f"Discard {count} and draw {count}" if count else "Keep all cards",
                                 "conflict:discard", cls="btn primary"),
                          button("Select unusable cards", "conflict:select-unusable", cls="btn"))
         else:
             can = bool(legal)
             controls = h("div", {"class": "row sticky-controls"},
-                         h("p", {"class": "muted"}, "Highlighted cards can be played; tap any other to hear why "
-                                                    "not." if can else "No card in this hand can be played."),
+                         h("p", {"class": "muted"},
+                           ["Highlighted cards can be played (", rule_ref("OIC-11", "conflict"),
+                            "); tap any other to hear why not."] if can else
+                           ["No card in this hand can be played: the round ends (",
+                            rule_ref("OIC-15", "conflict"), ")."]),
                          button("Cannot play — end the round", "conflict:pass",
                                 cls=["btn", "danger" if can else "primary"]),
                          button("Hide hand", "conflict:hide", cls="btn ghost"))
@@ -503,7 +508,8 @@ class ConflictView:
                    with_rule_refs(self.notice, "conflict")) if self.notice else None,
                  rows,
                  h("div", {"class": "row sticky-controls"},
-                   h("p", {"class": "muted"}, "Highlighted cards would be legal; the app checks every card you enter."),
+                   h("p", {"class": "muted"}, "Highlighted cards would be legal (", rule_ref("OIC-5", "conflict"), ", ",
+                     rule_ref("OIC-11", "conflict"), "); the app checks every card you enter."),
                    button("Cannot play — end the round", "conflict:pass", cls="btn danger")))
 
     def _log(self, st):
@@ -635,8 +641,11 @@ class ConflictView:
             return False
         path = name[6:].split(".")
         target = self.draft
-        for part in path[:-1]:
-            target = target[int(part)] if part.isdigit() else target[part]
+        try:
+            for part in path[:-1]:
+                target = target[int(part)] if part.isdigit() else target[part]
+        except (IndexError, KeyError, TypeError):
+            return True  # a control of a row just removed: nothing to keep, redraw
         last = path[-1]
         if last == "power":
             text = value.strip()

@@ -302,6 +302,13 @@ def test_two_tabs_on_one_game_do_not_overwrite_each_other(page, base_url):
     second.get_by_role("button", name="Load the other version").click()
     assert second.locator(".stale").count() == 0
     assert second.locator("[data-testid=status]").inner_text() == page.locator("[data-testid=status]").inner_text()
+    # Both tabs move on again; the second keeps its own version as a copy.
+    page.locator("[data-testid=curtain] button").click()
+    page.locator("[data-testid=hand] .card.playable").first.tap()
+    second.wait_for_selector(".stale")
+    second.get_by_role("button", name="Keep mine as a copy").click()
+    assert "(this tab)" in second.locator(".session-name").inner_text()
+    assert len(second.evaluate("Object.keys(localStorage).filter(k => k.startsWith('ct:v1:slot:'))")) == 2
 
 
 def test_full_storage_is_reported_and_the_previous_save_stays(page, base_url):
@@ -481,3 +488,57 @@ def test_oic_17_the_conflict_ends_and_names_the_winner(page, base_url):
     page.get_by_role("button", name="New conflict with these sides").tap()
     assert page.locator("[data-field='setup:sides.1.name']").input_value() == "Mice"
     assert page.locator("[data-field='setup:sides.1.players.0.organizations.0.power']").input_value() == "6"
+
+
+def test_variants_teams_and_discard_helpers_as_a_group_would_use_them(page, base_url):
+    """OIC-12 variant circle, OIC-14 team chooser in table-deck mode, and the discard helper."""
+    open_app(page, base_url + "#/conflict")
+    page.get_by_role("button", name="Load the Purple Dragon League example").click()
+    page.locator("[data-field='rules:trump_circle']").select_option("introduction")
+    page.locator("[data-action='conflict:add-player'][data-arg='0']").click()  # the League is a team of 2
+    page.get_by_label(re.compile("Table deck")).check()
+    page.get_by_role("button", name="Start the conflict").click()
+    page.locator(".rules-in-play summary").click()
+    assert "introduction" in page.locator(".rules-in-play").inner_text()
+    page.locator("[data-testid=picker] [data-card='9S']").tap()
+    # Introduction circle: diamonds trump spades. Player 2 of the League has only a blank
+    # spades organization, so Player 1 (with the diamonds) plays.
+    chooser = page.get_by_role("radiogroup", name="Who plays")
+    chooser.get_by_role("radio", name="Player 1").tap()
+    page.locator("[data-testid=picker] [data-card='2D']").tap()
+    assert page.locator("[data-testid=current-card] [data-card]").get_attribute("data-card") == "2D"
+
+
+def test_discard_helper_selects_exactly_the_unusable_cards(page, base_url):
+    start_example(page, base_url)
+    page.locator("[data-testid=curtain] button").click()
+    unusable = page.locator("[data-testid=hand] .card.unusable").count()
+    page.get_by_role("button", name="Select unusable cards").click()
+    assert page.locator("[data-testid=hand] .card.selected").count() == unusable
+    label = f"Discard {unusable} and draw {unusable}" if unusable else "Keep all cards"
+    page.get_by_role("button", name=label).click()
+    assert page.locator("[data-testid=curtain]").count() == 1  # the next player's turn to discard
+
+
+def test_deleting_the_open_game_can_be_undone(page, base_url):
+    start_example(page, base_url)
+    keep_all(page)
+    status = page.locator("[data-testid=status]").inner_text()
+    panel = saves_panel(page)
+    panel.get_by_role("button", name=re.compile("^Delete")).click()
+    assert page.locator("[data-testid=setup]").count() == 1
+    page.locator(".toast").get_by_role("button", name="Undo").click()
+    assert page.locator("[data-testid=status]").inner_text() == status
+
+
+def test_theme_toggle_is_remembered(page, base_url):
+    open_app(page, base_url)
+    page.emulate_media(color_scheme="light")
+    page.locator("#theme-toggle").click()
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    page.reload()
+    page.wait_for_selector(READY, state="attached")
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    background = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
+    page.locator("#theme-toggle").click()
+    assert page.evaluate("getComputedStyle(document.documentElement).backgroundColor") != background

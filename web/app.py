@@ -23,14 +23,14 @@ from web.store import MemoryStorage, Store, WebStorage
 class App:
     def __init__(self) -> None:
         self.toasts: list[dict] = []
-        self.store = Store(self._storage(), now=platform.now_ms, tab_id=platform.tab_id())
         self._toast_id = 0
+        self.store = Store(self._storage(), now=platform.now_ms, tab_id=platform.tab_id())
         self.roots: dict[str, Root] = {}
         from web.views.home import HomeView
         from web.views.conflict import ConflictView
 
         self.views = {"home": HomeView(self), "conflict": ConflictView(self)}
-        self.route, self.params = parse_hash(platform.location_hash())
+        self.route = parse_hash(platform.location_hash())[0]
         self._proxies = []  # the listeners' proxies live as long as the page
 
     def _storage(self):
@@ -42,9 +42,9 @@ class App:
             storage.keys()
             return storage
         except Exception:
-            self.toasts.append({"id": 0, "kind": "error", "text": (
-                "This browser does not let the app keep data (private mode or storage switched off). "
-                "You can play, but games are lost when the page closes: use Share or Export to keep one.")})
+            self.toast("This browser does not let the app keep data (private mode or storage switched off). "
+                       "You can play, but games are lost when the page closes: use Share or Export to keep one.",
+                       "error")
             return MemoryStorage()
 
     # ------------------------------------------------------------ rendering
@@ -175,7 +175,7 @@ class App:
         if hash_ and not hash_.startswith("#/"):
             return  # an in-page anchor such as the skip link: the route stays
         route, params = parse_hash(hash_)
-        self.route, self.params = route, params
+        self.route = route
         view = self.views.get(route)
         if view is not None and hasattr(view, "on_enter"):
             view.on_enter(params)

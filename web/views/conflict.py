@@ -85,7 +85,6 @@ class ConflictView:
         self.selected: set[str] = set()  # cards picked for a discard
         self.notice: str | None = None  # why the last tapped card was refused
         self.table_player = 0  # team player entering a card in table-deck mode
-        self.show_log = True
 
     # ------------------------------------------------------------ lifecycle
     def boot(self) -> None:

@@ -171,17 +171,19 @@ def test_mid_game_link_is_small():
 
 # --------------------------------------------------------------------------- save validation
 
+def changed(data: dict, changes: dict) -> dict:
+    """``data`` with ``changes`` applied; a value of ``KeyError`` removes that field."""
+    for key, value in changes.items():
+        if value is KeyError:
+            data.pop(key)
+        else:
+            data[key] = value
+    return data
+
+
 def damage(**changes):
-    """A valid saved form with ``changes`` (``KeyError`` removes a field); built when called."""
-    def build():
-        data = valid_dict()
-        for key, value in changes.items():
-            if value is KeyError:
-                data.pop(key)
-            else:
-                data[key] = value
-        return data
-    return build
+    """A valid saved form with ``changes``; built when called."""
+    return lambda: changed(valid_dict(), changes)
 
 
 @pytest.mark.parametrize("data, reason, message", [
@@ -404,13 +406,9 @@ def test_deep_nesting_refused():
 
 
 def link_body(**changes):
-    body = {"k": "testdice", "s": 7, "r": {}, "u": {"players": ["Ann", "Bo"]}, "a": [{"type": "roll"}]}
-    for key, value in changes.items():
-        if value is KeyError:
-            body.pop(key)
-        else:
-            body[key] = value
-    return body
+    """A valid link's JSON with ``changes`` (see :func:`changed`)."""
+    return changed({"k": "testdice", "s": 7, "r": {}, "u": {"players": ["Ann", "Bo"]}, "a": [{"type": "roll"}]},
+                   changes)
 
 
 @pytest.mark.parametrize("body, reason, message", [

@@ -77,48 +77,37 @@ class SetupError(ValueError):
 
 
 class Scope(Enum):
-    """OIC-3: where a side reaches / where the conflict is fought."""
+    """OIC-3: where a side reaches / where the conflict is fought.
 
-    HOME = "home"
-    REGIONAL = "regional"
-    WAR = "war"
-    WORLD_WAR = "world war"
-    SUPERCONFLICT = "superconflict"
+    Each scope carries the OIC-3 table row:
+
+    * ``offset`` — max card size = power − offset;
+    * ``engage_threshold`` — a suit can be engaged only while its rating is above
+      this (OIC-4 ruling: 5 at home ground, so that its max card size is at least 1);
+    * ``round_length`` — the in-world length of one round ("a day" … "a decade"),
+      ``unit`` the same as a noun ("day" …);
+    * ``label`` for display ("Home ground" …) and ``phrase`` for sentences
+      ("at home ground", "in a world war" …).
+    """
+
+    HOME = ("home", 5, 5, "a day", "Home ground", "day", "at home ground")
+    REGIONAL = ("regional", 10, 15, "a week", "Regional", "week", "at regional scope")
+    WAR = ("war", 15, 20, "a month", "War", "month", "at war")
+    WORLD_WAR = ("world war", 20, 25, "a year", "World war", "year", "in a world war")
+    SUPERCONFLICT = ("superconflict", 25, 30, "a decade", "Superconflict", "decade", "in a superconflict")
+
+    def __new__(cls, value: str, offset: int, engage_threshold: int, round_length: str,
+                label: str, unit: str, phrase: str) -> Scope:
+        scope = object.__new__(cls)
+        scope._value_ = value
+        scope.offset, scope.engage_threshold, scope.round_length = offset, engage_threshold, round_length
+        scope.label, scope.unit, scope.phrase = label, unit, phrase
+        return scope
 
     @property
     def level(self) -> int:
         """0 (home ground) … 4 (superconflict)."""
         return list(Scope).index(self)
-
-    @property
-    def offset(self) -> int:
-        """OIC-3: max card size = power − offset."""
-        return _SCOPE_TABLE[self][0]
-
-    @property
-    def engage_threshold(self) -> int:
-        """OIC-3/OIC-4: a suit can be engaged only while its rating is above this."""
-        return _SCOPE_TABLE[self][1]
-
-    @property
-    def round_length(self) -> str:
-        """OIC-3: in-world length of one round ("a day" … "a decade")."""
-        return _SCOPE_TABLE[self][2]
-
-    @property
-    def label(self) -> str:
-        """Display name: "Home ground", "Regional", "War", "World war", "Superconflict"."""
-        return _SCOPE_TABLE[self][3]
-
-    @property
-    def unit(self) -> str:
-        """The unit of one round: "day", "week", "month", "year", "decade"."""
-        return _SCOPE_TABLE[self][4]
-
-    @property
-    def phrase(self) -> str:
-        """For sentences: "at home ground", "at war", "in a world war" …"""
-        return _SCOPE_TABLE[self][5]
 
     def __str__(self) -> str:
         return self.value
@@ -141,14 +130,6 @@ class Scope(Enum):
             f"Unknown scope: {_quote(value)} (scopes are home, regional, war, world war, superconflict)"
         )
 
-
-_SCOPE_TABLE: dict[Scope, tuple[int, int, str, str, str, str]] = {
-    Scope.HOME: (5, 5, "a day", "Home ground", "day", "at home ground"),
-    Scope.REGIONAL: (10, 15, "a week", "Regional", "week", "at regional scope"),
-    Scope.WAR: (15, 20, "a month", "War", "month", "at war"),
-    Scope.WORLD_WAR: (20, 25, "a year", "World war", "year", "in a world war"),
-    Scope.SUPERCONFLICT: (25, 30, "a decade", "Superconflict", "decade", "in a superconflict"),
-}
 
 #: War: only four rounds a year can be played — the campaign season (OIC-3).
 CAMPAIGN_SEASON = 4

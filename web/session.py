@@ -79,13 +79,28 @@ class Session:
             self.app.store.set_last(self.kind, slot)
             self._set(slot, game, self._slot_name(slot))
         except StoreError as err:  # storage full or off: play on unsaved, and say so
-            self._set(None, game, name or "Unsaved game")
+            self._set(None, game, name or "")
             self.app.toast(str(err), "error")
 
     def close(self) -> None:
-        """Leave the current game (it stays saved) to set up a new one."""
+        """Leave the current game (it stays saved) to set up a new one.
+
+        An unsaved game (storage was full, or its save was deleted elsewhere) is not
+        dropped: the player is asked to save, export or share it first.
+        """
+        if self.game is not None and self.slot is None:
+            self.app.toast("This game is not saved yet: use “Save this game” under Saves (or Share it) "
+                           "before starting another.", "error")
+            return
         self.app.store.set_last(self.kind, None)
         self._set(None, None)
+
+    def save_unsaved(self) -> None:
+        """Give an unsaved game a save slot (after storage was full, or its save was deleted)."""
+        if self.game is not None and self.slot is None:
+            self.start(self.game, self.name or None)
+            if self.slot is not None:
+                self.app.toast(f"Saved as “{self.name}”.")
 
     def _slot_name(self, slot: str) -> str:
         for info in self.app.store.list(self.kind):
@@ -128,7 +143,7 @@ class Session:
         except NoSuchSave:
             self.slot = None
             self.app.toast("This game's save was deleted elsewhere; it is now unsaved. "
-                           "Use Saves → Save a copy to keep it.", "error")
+                           "Use “Save this game” under Saves to keep it.", "error")
         except StoreError as err:
             self.app.toast(str(err), "error")
 
@@ -210,7 +225,8 @@ class Session:
     def toolbar(self):
         g = self.game
         return h("div", {"class": "session-bar", "role": "toolbar", "aria-label": "Game"},
-                 h("span", {"class": "session-name"}, self.name or "Unsaved game"),
+                 h("span", {"class": "session-name"}, self.name or "New game",
+                   h("span", {"class": "badge note"}, "not saved") if g is not None and self.slot is None else None),
                  button("↶ Undo", "session:undo", cls="btn small", disabled=not (g and g.can_undo),
                         aria_keyshortcuts="Control+Z"),
                  button("↷ Redo", "session:redo", cls="btn small", disabled=not (g and g.can_redo),
@@ -305,6 +321,8 @@ class Session:
         return h("div", {"class": "panel drawer", "aria-label": "Saved games"},
                  h("div", {"class": "spread"}, h("h2", {}, "Saved games"),
                    h("div", {"class": "row"},
+                     button("Save this game", "session:save-unsaved", cls="btn small primary")
+                     if self.game is not None and self.slot is None else None,
                      button("New game", "session:new", cls="btn small primary"),
                      button("Close", "session:drawer", "", cls="btn small ghost"))),
                  h("ul", {"class": "save-list"}, rows) if rows else h("p", {"class": "muted"}, "No saved games yet."),
@@ -366,6 +384,8 @@ class Session:
             self.open(arg)
         elif name == "new":
             self.close()
+        elif name == "save-unsaved":
+            self.save_unsaved()
         elif name == "rename" and arg:
             self.renaming = arg
             self.rename_text = next((i.name or "" for i in store.list(self.kind) if i.id == arg), "")

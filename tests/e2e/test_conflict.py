@@ -542,3 +542,27 @@ def test_theme_toggle_is_remembered(page, base_url):
     background = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
     page.locator("#theme-toggle").click()
     assert page.evaluate("getComputedStyle(document.documentElement).backgroundColor") != background
+
+
+def test_a_game_that_could_not_be_saved_is_not_dropped(page, base_url):
+    open_app(page, base_url + "#/conflict")
+    page.evaluate("""() => {
+        const real = Storage.prototype.setItem;
+        window.storageFull = true;
+        Storage.prototype.setItem = function (key, value) {
+            if (window.storageFull && key.startsWith('ct:v1:slot:'))
+                throw new DOMException('full', 'QuotaExceededError');
+            return real.call(this, key, value);
+        };
+    }""")
+    page.get_by_role("button", name="Load the Purple Dragon League example").click()
+    page.get_by_role("button", name="Start the conflict").click()
+    assert "full" in page.locator(".toast.error").inner_text().lower()
+    assert "not saved" in page.locator(".session-name").inner_text()
+    panel = saves_panel(page)
+    panel.get_by_role("button", name="New game").click()  # refused: it would drop the game
+    assert page.locator("[data-testid=table]").count() == 1
+    page.evaluate("window.storageFull = false")
+    panel.get_by_role("button", name="Save this game").click()
+    assert page.locator(".session-name").inner_text() == "Purple Dragon League vs Zombie invasion"  # saved now
+    assert len(page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('ct:v1:slot:'))")) == 1

@@ -132,7 +132,8 @@ def double_tap(page, locator, gap_ms: int = 90) -> None:
 
 _ON_SCREEN = """(els, uncovered) => els.map(el => {
     const r = el.getBoundingClientRect();
-    const name = (el.getAttribute('aria-label') || el.innerText || el.tagName).trim().slice(0, 50);
+    const name = (el.getAttribute('aria-label') || el.getAttribute('data-card') || el.innerText || el.tagName)
+        .replace(/\s+/g, ' ').trim().slice(0, 50);
     const w = window.innerWidth, h = window.innerHeight;
     const problems = [];
     if (r.width === 0 || r.height === 0 || getComputedStyle(el).visibility === 'hidden') problems.push('not visible');

@@ -26,11 +26,12 @@ Taps the way an iPad makes them
         lands on whatever is at that point after the first (a new button included).
 
 Checks
-    ``assert_on_screen(page, *locators, uncovered=True)``
+    ``assert_on_screen(page, *locators, uncovered=True, ignore=".toast-area")``
         Every element the locators match is visible, and its bounding box lies fully
         inside the viewport as the page is now (nothing is scrolled to find it). With
         ``uncovered`` the element is also the one a finger at its centre would hit
-        (not hidden under a sticky bar, a toast or an overlay).
+        (not hidden under a sticky bar or an overlay); ``ignore`` is a selector of
+        what may cover it, by default the transient toasts.
     ``assert_no_traceback(page)``
         No Python traceback anywhere in the page's text, no PyScript error box
         (``.py-error``).
@@ -130,7 +131,7 @@ def double_tap(page, locator, gap_ms: int = 90) -> None:
 
 # ---------------------------------------------------------------- checks
 
-_ON_SCREEN = """(els, uncovered) => els.map(el => {
+_ON_SCREEN = r"""(els, [uncovered, ignore]) => els.map(el => {
     const r = el.getBoundingClientRect();
     const name = (el.getAttribute('aria-label') || el.getAttribute('data-card') || el.innerText || el.tagName)
         .replace(/\s+/g, ' ').trim().slice(0, 50);
@@ -142,22 +143,26 @@ _ON_SCREEN = """(els, uncovered) => els.map(el => {
                       + `outside the ${w}x${h} viewport`);
     else if (uncovered) {
         const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-        if (hit && !el.contains(hit) && !hit.contains(el))
+        if (hit && !el.contains(hit) && !hit.contains(el) && !(ignore && hit.closest(ignore)))
             problems.push(`covered by <${hit.tagName.toLowerCase()} class="${hit.className}">`);
     }
     return problems.length ? `${name}: ${problems.join(', ')}` : null;
 }).filter(x => x)"""
 
 
-def assert_on_screen(page, *locators, uncovered: bool = True) -> None:
-    """Every element matched is fully inside the viewport as the page is scrolled now."""
+def assert_on_screen(page, *locators, uncovered: bool = True, ignore: str | None = ".toast-area") -> None:
+    """Every element matched is fully inside the viewport as the page is scrolled now.
+
+    ``ignore``: what may cover an element without counting (by default the
+    transient toasts, which sit at the top over the navigation and go by themselves).
+    """
     problems: list[str] = []
     for locator in locators:
         count = locator.count()
         if count == 0:
             problems.append(f"{locator}: nothing matched")
             continue
-        problems += locator.evaluate_all(_ON_SCREEN, uncovered)
+        problems += locator.evaluate_all(_ON_SCREEN, [uncovered, ignore])
     scroll = page.evaluate("[scrollX, scrollY]")
     assert not problems, f"off screen at {page.viewport_size} (scroll {scroll}):\n" + "\n".join(problems)
 

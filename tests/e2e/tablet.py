@@ -192,10 +192,11 @@ _DESCRIBE = """(root, fields) => {
     const css = s => CSS.escape(s);
     const describe = el => {
         if (el.id) return '#' + css(el.id);
-        for (const a of ['data-field', 'data-action']) {
+        for (const a of ['data-field', 'data-action', 'data-open-rules']) {
             if (el.hasAttribute(a)) {
                 let s = `${el.tagName.toLowerCase()}[${a}="${css(el.getAttribute(a))}"]`;
                 if (el.hasAttribute('data-arg')) s += `[data-arg="${css(el.getAttribute('data-arg'))}"]`;
+                if (el.hasAttribute('data-rule')) s += `[data-rule="${css(el.getAttribute('data-rule'))}"]`;
                 return s;
             }
         }
@@ -210,19 +211,47 @@ _DESCRIBE = """(root, fields) => {
 }"""
 
 
-def _find(page, root_selector: str, item: dict):
-    root = page.locator(root_selector)
-    if item["selector"]:
-        loc = root.locator(item["selector"])
-    else:
-        loc = root.get_by_role("button", name=item["text"], exact=True)
-    loc = loc.first
-    try:
-        if loc.count() and loc.is_visible() and loc.is_enabled():
-            return loc
-    except Exception:  # the element went away between the checks
-        return None
-    return None
+_HEALTH = r"""() => {
+    if (document.querySelector('.py-error')) return 'PyScript error box: ' + document.querySelector('.py-error').textContent.slice(0, 300);
+    const text = document.body.innerText;
+    const tb = text.search(/Traceback \(most recent call last\)|File "[^"]+\.py", line \d+|\b(NotFoundError|PythonError|JsException)\b/);
+    if (tb >= 0) return 'traceback on screen: ' + text.slice(Math.max(0, tb - 200), tb + 300);
+    if (document.documentElement.dataset.ready !== 'true') return 'the app is no longer ready';
+    const box = document.querySelector('[data-testid=app-error], .error-box');
+    if (box) return 'error box: ' + box.innerText.slice(0, 300);
+    for (const t of document.querySelectorAll('.toast.error'))
+        if (/did not work|went wrong/i.test(t.innerText)) return 'bug toast: ' + t.innerText.slice(0, 300);
+    return null;
+}"""
+
+_FIND = r"""(root, sel, text, kind) => {
+    const visible = el => el.offsetParent !== null && getComputedStyle(el).visibility !== 'hidden';
+    let all = [...root.querySelectorAll(kind)].filter(visible);
+    if (kind.startsWith('button')) all = all.filter(el => !el.disabled);
+    return all.find(el => sel ? el.matches(sel) : (el.innerText || el.getAttribute('aria-label') || '').trim().slice(0, 40) === text) || null;
+}"""
+
+_PROBE = r"""([rootSel, field, button, fields]) => {
+    const root = document.querySelector(rootSel);
+    if (!root) return null;
+    const find = """ + _FIND + r""";
+    const f = find(root, field.selector, field.text, fields)
+        || [...root.querySelectorAll(fields)].find(el => el.offsetParent !== null);
+    const b = find(root, button.selector, button.text, 'button');
+    if (!f || !b) return null;
+    for (const old of document.querySelectorAll('[data-kit-field]')) old.removeAttribute('data-kit-field');
+    f.setAttribute('data-kit-field', '1');
+    return f.type || 'text';
+}"""
+
+_TAP = r"""([rootSel, button]) => {
+    const root = document.querySelector(rootSel);
+    const b = root && (""" + _FIND + r""")(root, button.selector, button.text, 'button');
+    if (!b) return 'gone';
+    b.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, view: window}));
+    if (document.activeElement && document.activeElement !== document.body) document.activeElement.blur();
+    return (""" + _HEALTH + r""")();
+}"""
 
 
 def every_field_then_every_button(page, root_selector: str, *, reset=None, text: str = "Zz 9",
@@ -230,11 +259,14 @@ def every_field_then_every_button(page, root_selector: str, *, reset=None, text:
                                   skip: tuple[str, ...] = ("Export",)) -> int:
     """Type into every field, Safari-tap every button while it has focus; stay healthy.
 
+    The typing is real (Playwright ``fill``: the browser counts it as the user's edit,
+    so removing the focused field fires its ``blur``/``change`` as on a tablet); the
+    tap, the focus leaving and the health check run in one step in the page.
     ``skip``: button texts (regular expressions, matched at the start) not to tap,
     e.g. ones that leave the page or open a native dialog. Returns the pairs tapped.
     """
     found = page.locator(root_selector).evaluate(_DESCRIBE, FIELDS)
-    fields = [f for f in found["fields"]]
+    fields = list(found["fields"])
     skip_re = [re.compile(s) for s in skip]
     buttons, per = [], {}
     for b in found["buttons"]:
@@ -248,20 +280,19 @@ def every_field_then_every_button(page, root_selector: str, *, reset=None, text:
     pairs = 0
     for k in range(min(max(len(fields), len(buttons)), max_pairs)):
         field_item, button_item = fields[k % len(fields)], buttons[k % len(buttons)]
-        field, button = _find(page, root_selector, field_item), _find(page, root_selector, button_item)
-        if (field is None or button is None) and reset is not None:
+        args = [root_selector, field_item, button_item, FIELDS]
+        kind = page.evaluate(_PROBE, args)
+        if kind is None and reset is not None:
             reset()
-            field, button = _find(page, root_selector, field_item), _find(page, root_selector, button_item)
-        if field is None:  # a field that only some states show: any field will do
-            field = page.locator(root_selector).locator(FIELDS).first
-        if button is None or not field.count():
-            continue
-        value = number if field.get_attribute("type") == "number" else text
-        edit_then_tap(field, value, button)
-        try:
-            assert_app_ok(page)
-        except AssertionError as err:
-            raise AssertionError(f"after typing into {field_item['selector'] or field_item['text']!r} and "
-                                 f"tapping {button_item['text']!r} ({button_item['selector']}): {err}") from None
+            kind = page.evaluate(_PROBE, args)
+        if kind is None:
+            continue  # this button is not on this screen after all
+        page.locator("[data-kit-field='1']").fill(number if kind == "number" else text, timeout=5000)
+        problem = page.evaluate(_TAP, [root_selector, button_item])
+        if problem == "gone":
+            continue  # typing changed the screen (a live update): the button is not there now
+        assert problem is None, (f"after typing into {field_item['selector'] or field_item['text']!r} and "
+                                 f"tapping {button_item['text']!r} ({button_item['selector']}): {problem}")
         pairs += 1
+    assert_app_ok(page)
     return pairs

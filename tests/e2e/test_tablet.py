@@ -73,7 +73,9 @@ def test_every_field_then_every_button_on_every_conflict_screen(page, base_url, 
         open_screen(page, base_url, screen, link)
         tapped[screen] = every_field_then_every_button(
             page, "#app-conflict", reset=lambda: open_screen(page, base_url, screen, link),
-            max_pairs=24 if size == TABLET_SIZES[0] else 12)
+            # The first size gets the long run; the others a shorter one (the same code,
+            # another layout: what differs between sizes is what is visible).
+            per_action=2 if size == TABLET_SIZES[0] else 1, max_pairs=20 if size == TABLET_SIZES[0] else 9)
         assert_app_ok(page)
-    assert all(n >= 8 for n in tapped.values()), tapped
+    assert all(n >= 6 for n in tapped.values()), tapped
 

@@ -26,7 +26,7 @@ def shoot(page, name: str, full: bool = True) -> None:
 
 def tour(page, base: str, tag: str) -> None:
     page.goto(base)
-    page.wait_for_selector(READY, state="attached", timeout=30_000)
+    page.wait_for_selector(READY, state="attached", timeout=120_000)
     shoot(page, f"home-{tag}")
     page.goto(base + "#/campaign")
     page.locator("#rules-campaign summary").click()

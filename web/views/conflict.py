@@ -652,8 +652,10 @@ class ConflictView:
                                  "played" if str(c) in played else "", size="pick",
                                  label=f"{c.name}{' (already played)' if str(c) in played else ''}")
                      for c in cards]
+            size = oic.player_max_sizes(st, s, p)[suit]
             rows.append(h("div", {"class": "picker-row", "data-key": suit.letter},
-                          h("div", {"class": "suit-head"}, suit_mark(suit),
+                          h("div", {"class": "suit-head"},
+                            h("span", {}, suit_mark(suit), " ", f"max {size}" if size >= 1 else "faces only"),
                             h("span", {"class": "muted small"}, oic.max_size_reason(st, s, p, suit))),
                           h("div", {"class": "picker-cards"}, tiles)))
         chooser = None
@@ -767,6 +769,7 @@ class ConflictView:
             self._play(int(pl), token)
         elif name == "pick" and arg and st is not None:
             self._play(min(self.table_player, len(st.sides[st.turn].players) - 1), arg)
+            self.scroll_to_play = True  # the next entry starts from the same place
         elif name == "table-player" and arg:
             self.table_player = int(arg)
             self.notice = None
@@ -805,6 +808,7 @@ class ConflictView:
             return
         self.setup_error = None
         self.session.start(game, game_name(game))
+        self.scroll_to_play = game.setup.get("deck") == "table"  # the picker, in view
 
     def field(self, name: str, value: str, live: bool, row: str | None = None) -> bool:
         """A form control changed; returns whether the screen needs redrawing.

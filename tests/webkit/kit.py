@@ -141,8 +141,10 @@ def double_tap(driver, element, gap_ms: int = 90) -> list[str]:
 
 # ---------------------------------------------------------------- checks
 
-_ON_SCREEN = """const [els, uncovered] = [arguments[0], arguments[1]];
-return els.map(el => {
+# One element per call: WebKitWebDriver does not turn element references nested in an
+# array argument back into elements.
+_ON_SCREEN = """const [el, uncovered] = [arguments[0], arguments[1]];
+return [el].map(el => {
     const r = el.getBoundingClientRect();
     const name = (el.getAttribute('aria-label') || el.innerText || el.tagName).trim().slice(0, 50);
     const w = window.innerWidth, h = window.innerHeight;
@@ -163,7 +165,7 @@ return els.map(el => {
 def assert_on_screen(driver, *elements, uncovered: bool = True) -> None:
     """Every element is fully inside the viewport as the page is scrolled now."""
     assert elements, "assert_on_screen: no element given"
-    problems = driver.execute_script(_ON_SCREEN, list(elements), uncovered)
+    problems = [p for el in elements for p in driver.execute_script(_ON_SCREEN, el, uncovered)]
     state = driver.execute_script("return [innerWidth, innerHeight, scrollX, scrollY]")
     assert not problems, (f"off screen at {state[0]}x{state[1]} (scroll {state[2:]}):\n" + "\n".join(problems))
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from .conftest import goto_route, wait_for
-from .kit import assert_app_ok, button, edit_then_tap, field, text_of, type_into, visible
+from .kit import assert_app_ok, button, double_tap, edit_then_tap, field, text_of, type_into, visible
 
 SEED = "7"
 
@@ -132,3 +132,30 @@ def test_edit_seed_then_safari_tap_remove_player(app):
     assert len(visible(driver, ".side-a .player-block")) == 1
     assert field(driver, "seed").get_property("value") == "11"
 
+
+
+# ---------------------------------------------------------------- defect 3: a quick double tap
+
+def test_double_tap_on_a_card_never_reveals_the_next_hand(app):
+    """Seed 11 puts the next side's "Show … hand" where the League's played card was."""
+    driver = app
+    start_example(driver, seed="11")
+    played = 0
+    while not visible(driver, "#app-conflict [data-testid=result]") and played < 8:
+        curtain = visible(driver, "#app-conflict [data-testid=curtain] button")
+        if curtain:
+            curtain[0].click()
+            continue
+        if any(b.text == "Keep all cards" for b in visible(driver, "#app-conflict [data-testid=hand] button")):
+            button(driver, "Keep all cards").click()
+            continue
+        playable = visible(driver, "#app-conflict [data-testid=hand] .card.playable")
+        if not playable:
+            button(driver, "Cannot play — end the round").click()
+            continue
+        hits = double_tap(driver, playable[0])
+        played += 1
+        assert not visible(driver, "#app-conflict [data-testid=hand]"), \
+            f"card {played}: the second tap of a double tap hit {hits[1]!r} and a hand is open"
+    assert played >= 2
+    assert_app_ok(driver)

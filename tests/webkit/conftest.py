@@ -213,6 +213,11 @@ def app(driver, boot, base_url):
     return driver
 
 
+def pytest_configure(config):
+    # selenium 4.51's own WebKitGTK driver class still passes remote_server_addr.
+    config.addinivalue_line("filterwarnings", "ignore:setting remote_server_addr:DeprecationWarning")
+
+
 def pytest_terminal_summary(terminalreporter):
     for b in _BOOTS:
         terminalreporter.write_line(

@@ -198,7 +198,8 @@ def _healthy(driver, base_url: str) -> bool:
 
 @pytest.fixture
 def app(driver, boot, base_url):
-    """The booted app, ready and unbroken, at 1024×768 on the home route; errors cleared.
+    """The booted app, ready and unbroken, at 1024×768 on the home route scrolled to the
+    top; errors cleared.
 
     A test that left an error box (a defect reproduced) or another origin behind gets
     the app loaded again; otherwise the same document is reused.
@@ -209,6 +210,7 @@ def app(driver, boot, base_url):
         open_app(driver, base_url)
     set_size(driver, *TABLET_LANDSCAPE)
     goto_route(driver, "")
+    driver.execute_script("window.scrollTo(0, 0)")  # a route change keeps the scroll position
     clear_errors(driver)
     return driver
 

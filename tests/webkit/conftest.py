@@ -100,13 +100,6 @@ def open_app(driver, url: str, timeout: float = READY_TIMEOUT) -> bool:
     return bool(hooked_early)
 
 
-def reload_app(driver, timeout: float = READY_TIMEOUT) -> bool:
-    driver.refresh()
-    hooked_early = driver.execute_script(ERROR_HOOK_JS)
-    wait_ready(driver, timeout)
-    return bool(hooked_early)
-
-
 def goto_route(driver, route: str) -> None:
     """Go to ``#/route`` in the same document and wait for its section to show."""
     name = route or "home"

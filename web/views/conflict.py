@@ -275,7 +275,12 @@ class ConflictView:
                        h("p", {"class": "muted"}, "Build the two sides, or start from the source's worked "
                                                   "example: the Purple Dragon League against a zombie invasion "
                                                   "(OIC-7).")),
-                     button("Load the Purple Dragon League example", "conflict:example", cls="btn"))),
+                     button("Load the Purple Dragon League example", "conflict:example", cls="btn")),
+                   h("details", {"class": "scenario-choices"},
+                     h("summary", {}, "Where the example is silent: the app's choices"),
+                     h("p", {"class": "muted small"}, rule_ref("OIC-7", "conflict"),
+                       " gives the League's powers and the zombies' card sizes only."),
+                     h("ul", {}, [h("li", {}, choice) for choice in oic.SCENARIO_CHOICES]))),
                  h("div", {"class": "sides-grid"}, sides),
                  self._conflict_options(),
                  h("ul", {"class": "warn-list", "aria-label": "Warnings"},

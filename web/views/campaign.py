@@ -304,9 +304,19 @@ class CampaignView:
                          rule_ref("HR-CMP-2", "campaign"), ")."),
                        button("Record the drawn battle", "campaign:record", cls="btn primary big"))
         return h("section", {"class": "panel campaign-action", "data-testid": "record"},
+                 self._last_battle(st),
                  self._dice(last_roll) if last_roll else None,
-                 h("h2", {}, f"Battle {st.battle}: fight it on the tabletop, then tap who won"),
+                 h("h2", {}, f"Who won battle {st.battle}?"),
                  picks, detail)
+
+    def _last_battle(self, st):
+        """What the last battle moved (the dummy's choice included), so nobody has to scroll."""
+        entries = [e for e in st.log if e.battle == st.fought and e.battle > 0 and e.rule in ("CMP-3", "CMP-4", "CMP-5")]
+        if not entries:
+            return None
+        return h("ul", {"class": "last-battle muted small", "aria-label": f"Battle {st.fought}",
+                        "data-testid": "last-battle"},
+                 [h("li", {}, with_rule_refs(e.text, "campaign")) for e in entries])
 
     def _spoils(self, st):
         """CMP-4: exactly the choices the winner has, as taps on cards."""
@@ -406,8 +416,8 @@ class CampaignView:
                 shown = p
                 tiles.append(self._private(st, p))
             elif self.revealed is None:
-                tiles.append(curtain(st.name(p), "to see the hand", "campaign:reveal", p, cls=SIDE_CLASS[p],
-                                     note="Only its owner looks. It hides again on a tap."))
+                tiles.append(curtain(st.name(p), "", "campaign:reveal", p, cls=SIDE_CLASS[p],
+                                     note=f"Only {st.name(p)} looks at the hand. It hides again on a tap."))
         self.guard.drawn(None if shown is not None else ("curtains", self.revealed))
         return h("div", {"class": ["campaign-hands", shown is not None and "one"], "aria-label": "Hands"}, tiles)
 

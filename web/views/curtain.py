@@ -21,7 +21,7 @@ def curtain(who: str, task: str, action: str, arg: Any, *, cls: Any = None,
             note: str = "The hand stays hidden until its owner taps below.", label: str | None = None):
     """``Pass the tablet to {who} {task}.`` and one big button that shows the hand."""
     return h("section", {"class": ["panel curtain", cls], "data-testid": "curtain"},
-             h("p", {"class": "curtain-text"}, f"Pass the tablet to {who} {task}."),
+             h("p", {"class": "curtain-text"}, f"Pass the tablet to {who}{' ' + task if task else ''}."),
              h("p", {"class": "muted"}, note) if note else None,
              button(label or f"Show {who}'s hand", action, arg, cls="btn primary big"))
 

@@ -83,8 +83,24 @@ def poker_bench(repeats: int = 7, hands: int = 20_000, size: int = 7, seed: int 
             _rate(lambda c: evaluate(c[:2], c[2:]), converted[:2000], 1)
             data["treys"] = _rate(lambda c: evaluate(c[:2], c[2:]), converted, repeats)
             data["ratio"] = data["best_hand"]["median"] / data["treys"]["median"]
+    data["treaty_odds_ms"] = _treaty_odds_ms(repeats)
     data["python"] = sys.version.split()[0]
     return data
+
+
+def _treaty_odds_ms(repeats: int) -> dict[str, Any]:
+    """engine.campaign.treaty_odds in its worst case (one card held: four draws), in ms."""
+    from engine.campaign import treaty_odds
+    from engine.cards import full_deck
+
+    deck = full_deck()
+    own, unseen = deck[:1], deck[8:]  # 1 card held, 44 unseen: what a player sees mid-campaign
+    times = []
+    for _ in range(max(3, repeats)):
+        started = time.perf_counter()
+        treaty_odds(own, unseen)
+        times.append((time.perf_counter() - started) * 1000)
+    return {"median": statistics.median(times), "best": min(times)}
 
 
 def node_poker_bench(repeats: int = 5, hands: int = 10_000) -> dict[str, Any]:
@@ -118,6 +134,7 @@ def poker_report(repeats: int = 7, pyodide: bool = True) -> str:
              _line("best_hand", cpython["best_hand"]), _line("treys", cpython.get("treys"))]
     if "ratio" in cpython:
         lines.append(f"  {'ratio best_hand / treys':<28} {cpython['ratio']:>10.2f} ×")
+    lines.append(f"  {'treaty odds, 1 card held':<28} {cpython['treaty_odds_ms']['median']:>10.1f} ms")
     if pyodide:
         node = node_poker_bench(repeats=max(3, repeats // 2))
         if "error" in node:
@@ -128,6 +145,7 @@ def poker_report(repeats: int = 7, pyodide: bool = True) -> str:
                       _line("best_hand", node["best_hand"]), _line("treys", node.get("treys"))]
             if "ratio" in node:
                 lines.append(f"  {'ratio best_hand / treys':<28} {node['ratio']:>10.2f} ×")
+            lines.append(f"  {'treaty odds, 1 card held':<28} {node['treaty_odds_ms']['median']:>10.1f} ms")
     return "\n".join(lines)
 
 

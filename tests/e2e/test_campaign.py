@@ -29,7 +29,7 @@ LINKS: dict[str, int] = {}
 
 
 def start(page, base_url, seed=SEED, names=("Anna", "Ben"), solo=False):
-    open_app(page, base_url + "#/campaign")
+    open_app(page, base_url + "#/campaign", timeout=90_000)  # two cores shared: start-up can be slow
     page.wait_for_selector("[data-testid=setup]")
     if solo:
         page.get_by_label(re.compile("Solo against the dummy")).check()

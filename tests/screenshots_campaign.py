@@ -44,7 +44,7 @@ def record(page, winner: str, troops: int | None) -> None:
 
 def tour(page, base: str, tag: str) -> None:
     page.goto(base + "#/campaign")
-    page.wait_for_selector(READY, state="attached", timeout=30_000)
+    page.wait_for_selector(READY, state="attached", timeout=120_000)
     page.wait_for_selector("[data-testid=setup], [data-testid=table]")
     if page.locator("[data-testid=table]").count():
         page.get_by_role("button", name="Saves").click()

@@ -439,7 +439,7 @@ def _reveal(raw: Any) -> dict[str, Any]:
 def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
     """Validated, canonical setup: ``{"players": [a, b], "dummy": bool}`` (+ ``"reveal"``).
 
-    Empty names become "Player 1" / "Player 2" (or "The dummy" for a solo
+    Empty names become "Player 1" / "Player 2" (or "Dummy" for a solo
     campaign's second player). Raises :class:`SetupError` naming the field.
     """
     if not isinstance(setup, Mapping):
@@ -454,7 +454,7 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(players, (list, tuple)) or len(players) != 2:
         raise SetupError("CMP-1: a campaign has two players (or one player and the dummy)")
     names = [_name(players[0], "Player 1", "Player 1"),
-             _name(players[1], "The dummy" if dummy else "Player 2", "The dummy" if dummy else "Player 2")]
+             _name(players[1], "Dummy" if dummy else "Player 2", "Dummy" if dummy else "Player 2")]
     out: dict[str, Any] = {"players": names, "dummy": dummy}
     if "reveal" in setup and setup["reveal"] is not None:
         out["reveal"] = _reveal(setup["reveal"])

@@ -350,7 +350,7 @@ def test_cmp_9_human_chooses_when_beating_the_dummy():
     g = apply(g, {"type": "battle", "winner": 0, "troops": 3})
     assert replay(g).phase == "spoils"
     assert replay(new(dummy=True)).players == ("Anna", "Ben")
-    assert replay(new_game("campaign", {"players": ["Anna", ""], "dummy": True}, seed=1)).players[1] == "The dummy"
+    assert replay(new_game("campaign", {"players": ["Anna", ""], "dummy": True}, seed=1)).players[1] == "Dummy"
 
 
 # ---------------------------------------------------------------- odds for the private view

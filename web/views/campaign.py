@@ -141,7 +141,7 @@ class CampaignView:
                    h("div", {"class": "options-grid"},
                      self._name_input(0, "Player 1 name", "Player 1"),
                      self._name_input(1, "The dummy's name" if solo else "Player 2 name",
-                                      "The dummy" if solo else "Player 2"),
+                                      "Dummy" if solo else "Player 2"),
                      h("label", {"class": "field"}, "Seed (optional: the same seed deals the same cards)",
                        h("input", {"type": "text", "inputmode": "numeric", "data-field": "seed",
                                    "value": self.seed_text, "placeholder": "random", "maxlength": "10",
@@ -327,9 +327,9 @@ class CampaignView:
             text = [f"{winner} won decisively ({choices['troops']} troop points): takes {loser}'s stake ",
                     h("strong", {}, "and"), " one pool card (", rule_ref("CMP-4", "campaign"),
                     "). Tap the pool card to take."]
-            stake_tile = h("div", {"class": "take-stake"}, card_view(stake, "playable taken",
+            stake_tile = h("div", {"class": "take-stake"}, card_view(stake, "taken",
                                                                       label=f"{loser}'s stake {stake.name}, taken"),
-                           h("span", {"class": "small"}, f"{loser}'s stake: taken"))
+                           h("span", {"class": "small"}, f"✓ {loser}'s stake: taken"))
         else:
             text = [f"{winner} won ({choices['troops']} troop points, not decisive): takes {loser}'s stake ",
                     h("strong", {}, "or"), " one pool card (", rule_ref("CMP-4", "campaign"), "). Tap the card to take."]

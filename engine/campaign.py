@@ -21,8 +21,8 @@ The module has three layers:
   :func:`treaty_chances`, :func:`visible_cards`).
 
 Setup (JSON): ``{"players": ["Anna", "Ben"], "dummy": false}``; with
-``"dummy": true`` the second player is the dummy (its name defaults to "The
-dummy"). A spectator's copy (:func:`public_game`) adds ``"reveal"``: the cards
+``"dummy": true`` the second player is the dummy (its name defaults to
+"Dummy"). A spectator's copy (:func:`public_game`) adds ``"reveal"``: the cards
 and dice that were shown face up, so it replays without the seed or any hand.
 
 Actions (plain JSON dicts):
@@ -311,8 +311,11 @@ def treaty_odds(own: Iterable[Card], unseen: Iterable[Card]) -> dict[str, Fracti
     is certain. Exact and fast: instead of listing every draw (91,390 for one card
     in hand), it enumerates the *ranks* drawn — at most 1,820 multisets for four
     draws — counts the card combinations of each with binomials, and separates
-    the flushes (only when all own cards share a suit). Returns the categories
-    that can happen, in :data:`engine.poker.CATEGORIES` order.
+    the flushes (only when all own cards share a suit). Worst case (one card held,
+    44 unseen) ≈ 70 ms on CPython and ≈ 160 ms on Pyodide on a busy 2-core machine
+    (``python -m tests.bench_poker``); the table computes it once per change of
+    what the player can see. Returns the categories that can happen, in
+    :data:`engine.poker.CATEGORIES` order.
     """
     own = tuple(own)
     unseen = tuple(unseen)

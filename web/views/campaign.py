@@ -444,14 +444,14 @@ class CampaignView:
             odds_head = ["If the table came now: ", h("strong", {}, str(best)),
                          " (", rule_ref("CMP-7", "campaign"), ", ", rule_ref("CMP-8", "campaign"), ")."]
         else:
-            odds_head = [f"If the table came now you would draw {draws} card{'s' if draws != 1 else ''} to make five "
-                         "(", rule_ref("CMP-7", "campaign"), "). Your chances, counting every draw from the cards "
-                         "you have not seen:"]
+            odds_head = [f"If the table came now: draw {draws} to make five (", rule_ref("CMP-7", "campaign"),
+                         "). Exact chances over every draw from the cards you have not seen:"]
         rows = [h("li", {"data-key": name, "data-category": name},
                   h("span", {"class": "odds-name"}, name),
-                  h("span", {"class": "odds-bar", "aria-hidden": "true"},
-                    h("span", {"style": f"width:{max(1.0, float(chance) * 100):.1f}%"})),
-                  h("span", {"class": "odds-value"}, percent(chance)))
+                  h("span", {"class": "odds-value"}, percent(chance)),
+                  # A progress bar: the page's CSP allows no inline style attribute.
+                  h("progress", {"class": "odds-bar", "max": "1000", "value": str(round(float(chance) * 1000)),
+                                 "aria-hidden": "true"}))
                 for name, chance in chances.items()] if best is None else []
         return h("section", {"class": ["panel private campaign-private", SIDE_CLASS[p]], "data-testid": "hand",
                              "aria-label": f"{st.name(p)}'s hand"},
@@ -459,8 +459,8 @@ class CampaignView:
                    h("h3", {}, f"{st.name(p)}'s cards — {len(own)}"),
                    button("Hide hand", "campaign:hide", cls="btn big")),
                  h("ul", {"class": "hand-cards", "data-testid": "hand-cards"}, tiles),
-                 h("p", {"class": "muted small"}, "The stake is face up on the table; ",
-                   "highlighted cards make your best hand now." if best is not None else ""),
+                 h("p", {"class": "muted small"}, "The stake is face up on the table; highlighted cards make your "
+                                                  "best hand now.") if best is not None else None,
                  h("div", {"class": "treaty-odds", "data-testid": "treaty-odds"},
                    h("p", {}, odds_head),
                    h("ul", {"class": "odds-list"}, rows) if rows else None))

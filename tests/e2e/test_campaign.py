@@ -247,7 +247,7 @@ def test_reload_and_both_share_links_mid_campaign(page, base_url, browser):
     game = roll(page, game)  # mid-campaign: an exhaustion roll made, the war goes on or not
     before = status(page)
     page.reload()
-    page.wait_for_selector(READY, state="attached")
+    page.wait_for_selector(READY, state="attached", timeout=90_000)
     assert status(page) == before
     check_matches_engine(page, game)
 
@@ -267,12 +267,12 @@ def test_reload_and_both_share_links_mid_campaign(page, base_url, browser):
     other = browser.new_context(viewport=TABLET_PORTRAIT, has_touch=True)
     try:
         guest = other.new_page()
-        open_app(guest, full)
+        open_app(guest, full, timeout=90_000)
         guest.wait_for_selector("[data-testid=table]")
         assert status(guest) == before
         check_matches_engine(guest, game)
         guest.goto("about:blank")
-        open_app(guest, public)
+        open_app(guest, public, timeout=90_000)
         guest.wait_for_selector("[data-testid=table]")
         assert status(guest) == before
         assert guest.locator("[data-testid=spectator]").count() == 1
@@ -387,7 +387,7 @@ def test_accessibility_of_the_campaign_screens(browser, base_url, theme):
     context = browser.new_context(bypass_csp=True, viewport=TABLET_PORTRAIT, has_touch=True, color_scheme=theme)
     page = context.new_page()
     try:
-        open_app(page, base_url + "#/campaign")
+        open_app(page, base_url + "#/campaign", timeout=90_000)
         found = {"setup": axe_serious(page)}
         game = start(page, base_url, seed=SEED)
         found["battle"] = axe_serious(page)

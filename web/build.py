@@ -75,7 +75,7 @@ TOOLS = (
      "symbol": "♠", "built": True,
      "blurb": "A card duel between alliances of organizations: suit ratings, scopes, "
               "a trump circle and rounds that change the balance of power."},
-    {"route": "campaign", "title": "Campaign", "short": "Campaign", "symbol": "♥", "built": False,
+    {"route": "campaign", "title": "Campaign", "short": "Campaign", "symbol": "♥", "built": True,
      "blurb": "A wargame campaign of hands, stakes and a pool, ending in an exhaustion roll "
               "and a peace treaty decided by the best poker hand."},
     {"route": "initiative", "title": "CONSIM", "short": "Initiative", "symbol": "♣", "built": False,

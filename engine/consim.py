@@ -964,10 +964,11 @@ def _shoot(state: ConsimState, action: Mapping[str, Any], rng: random.Random | N
         rolls = dice[n] if dice is not None else None
 
         def roll(key: str, sides: int, count: int = 1) -> int:
-            if rolls is not None:
-                return _die(rolls.get(key), sides * count, f"{key} roll") if count == 1 else \
-                    _countdown_die(rolls.get(key), count, sides)
-            assert rng is not None
+            if rolls is not None and key in rolls:
+                return _die(rolls[key], sides, f"{key} roll") if count == 1 else \
+                    _countdown_die(rolls[key], count, sides)
+            if state.facts or rng is None:
+                raise ActionError(f"The recorded dice lack the {key} roll")
             return sum(rng.randint(1, sides) for _ in range(count))
 
         d10 = roll("d10", 10)

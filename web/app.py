@@ -28,8 +28,9 @@ class App:
         self.roots: dict[str, Root] = {}
         from web.views.home import HomeView
         from web.views.conflict import ConflictView
+        from web.views.consim import ConsimView
 
-        self.views = {"home": HomeView(self), "conflict": ConflictView(self)}
+        self.views = {"home": HomeView(self), "conflict": ConflictView(self), "initiative": ConsimView(self)}
         self.route = parse_hash(platform.location_hash())[0]
         self._proxies = []  # the listeners' proxies live as long as the page
 

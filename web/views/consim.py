@@ -474,9 +474,15 @@ class ConsimView:
                            h("span", {"class": "muted small"}, "+ " + ", ".join(x.label for x in t.spent))
                            if t.spent else None,
                            h("span", {"class": "badge"}, "out (HR-CS-3)") if out else None))
+        end_early = None
+        if not public and cur is not None:
+            end_early = button(f"End round {st.round} now", "init:end-round", cls="btn small ghost",
+                               data_testid="end-early")
         return h("section", {"class": "panel ini-order", "aria-label": "Acting order"},
-                 h("h2", {}, "Acting order ", h("span", {"class": "muted small"},
-                                                f"{len(done)} done · {len(items)} to go")),
+                 h("div", {"class": "spread"},
+                   h("h2", {}, "Acting order ", h("span", {"class": "muted small"},
+                                                  f"{len(done)} done · {len(items)} to go")),
+                   end_early),
                  h("ol", {"class": "ini-order-list", "data-testid": "order"}, items) if items else
                  h("p", {"class": "muted"}, "No one left to act this round."))
 

@@ -223,7 +223,7 @@ class ConsimView:
                      f"Add {f['name'].strip() or 'combatant'} ×{n}" if n and n > 1 else "Add to roster")
         templates = None
         if self.templates and not editing:
-            templates = h("div", {"class": "row ini-templates", "aria-label": "Templates"},
+            templates = h("div", {"class": "row ini-templates", "role": "group", "aria-label": "Templates"},
                           h("span", {"class": "muted small"}, "Templates:"),
                           [button(t["name"], "init:template", i, cls="btn small") for i, t in enumerate(self.templates)])
         return h("section", {"class": "panel ini-form", "aria-label": "Add a combatant"},

@@ -294,7 +294,7 @@ def test_roster_edit_duplicate_reorder_templates_and_saved_sides(page, base_url)
     assert rows.all_inner_texts() == ["Scout 2", "Lookout"]
     page.get_by_role("button", name="Remove Scout 2").tap()
     assert rows.all_inner_texts() == ["Lookout"]
-    page.get_by_role("button", name="Save the side Players for later games").tap()
+    page.get_by_role("button", name="Save this side (Players)").tap()
     # Kept between games: a reload keeps the draft, the template and the saved side.
     page.reload()
     page.wait_for_selector(READY, state="attached", timeout=PATIENCE)
@@ -335,7 +335,7 @@ def test_accessibility_of_the_tracker_screens(browser, base_url, theme):
         page.locator("#rules-initiative summary").click()
         page.locator(".rules-in-play summary").click()
         found["rules"] = axe_serious(page)
-        page.get_by_role("button", name="Players' view").tap()
+        page.get_by_role("button", name="Players' view", exact=True).tap()
         found["players-view"] = axe_serious(page)
     finally:
         context.close()

@@ -290,8 +290,8 @@ class ConsimView:
                                         "aria-label": f"{side} roster"},
                             h("div", {"class": "spread"},
                               h("h2", {}, f"{side} ", h("span", {"class": "muted small"}, f"({count})")),
-                              button("Save this side", "init:save-side", s, cls="btn small", disabled=not count,
-                                     aria_label=f"Save the side {side} for later games")),
+                              button(["Save this side", h("span", {"class": "visually-hidden"}, f" ({side})")],
+                                     "init:save-side", s, cls="btn small", disabled=not count)),
                             h("ol", {"class": "ini-list"}, rows) if rows else
                             h("p", {"class": "muted"}, "No combatants yet.")))
         return h("div", {"class": "ini-sides-grid"}, groups)
@@ -483,7 +483,8 @@ class ConsimView:
                    h("h2", {}, "Acting order ", h("span", {"class": "muted small"},
                                                   f"{len(done)} done · {len(items)} to go")),
                    end_early),
-                 h("ol", {"class": "ini-order-list", "data-testid": "order"}, items) if items else
+                 h("ol", {"class": "ini-order-list", "data-testid": "order", "tabindex": "0",
+                          "aria-label": "Cards still to act"}, items) if items else
                  h("p", {"class": "muted"}, "No one left to act this round."))
 
     def _round_view(self, st):

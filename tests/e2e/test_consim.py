@@ -17,6 +17,7 @@ from engine import consim as cs
 from engine.game import apply, new_game, replay
 
 from .conftest import READY, TABLET_LANDSCAPE, TABLET_PORTRAIT, open_app
+from .tablet import TABLET_IDS, TABLET_SIZES, assert_app_ok, assert_on_screen, double_tap, every_field_then_every_button
 
 SEED = 7
 #: The machine running the suite may be busy: waits are generous (they end as soon as the page is ready).
@@ -340,3 +341,94 @@ def test_accessibility_of_the_tracker_screens(browser, base_url, theme):
     finally:
         context.close()
     assert all(v == [] for v in found.values()), json.dumps(found, indent=1)
+
+
+# ---------------------------------------------------------------------------
+# The tablet battery (tests/e2e/tablet.py) on the tracker
+
+
+@pytest.mark.parametrize("size", TABLET_SIZES, ids=TABLET_IDS)
+def test_tablet_what_the_observer_needs_now_is_on_screen(page, base_url, size):
+    page.set_viewport_size(size)
+    start_tracking(page, base_url)
+    page.evaluate("scrollTo(0, 0)")
+    assert_on_screen(page, page.get_by_role("button", name="Deal", exact=True))
+    deal_first_round(page)
+    page.evaluate("scrollTo(0, 0)")  # the Deal button is at the top: the Observer's hand is there
+    assert_on_screen(page, page.locator("[data-testid=current-actor]"),
+                     page.locator(".ini-now .card"),
+                     page.get_by_role("button", name="Next ▸"), page.get_by_role("button", name="Shoot…"),
+                     page.locator(".ini-entry.current"), page.locator("[data-testid=order-entry]").nth(2))
+    page.get_by_role("button", name="Shoot…").tap()
+    page.locator("[data-testid=shot-panel] [data-action='init:target']").first.tap()
+    page.evaluate("scrollTo(0, 0)")
+    assert_on_screen(page, page.locator("[data-testid=current-actor]"), page.locator("[data-testid=hit-chance]"))
+    assert_app_ok(page)
+
+
+def test_tablet_double_taps_never_skip_an_actor_or_reveal_a_card(page, base_url):
+    page.set_viewport_size(TABLET_SIZES[0])
+    start_tracking(page, base_url)
+    page.evaluate("scrollTo(0, 0)")
+    deal = page.get_by_role("button", name="Deal", exact=True)
+    double_tap(page, deal)  # the second tap lands on what the deal put under the finger
+    page.wait_for_selector("[data-testid=now]")
+    state = replay(saved_game(page))
+    assert len(saved_game(page).actions) == 1 and cs.current_turn(state) == 0
+    page.wait_for_timeout(600)  # the Observer looks at the order before tapping on
+    double_tap(page, page.get_by_role("button", name="Next ▸"))
+    page.wait_for_timeout(300)
+    assert len(saved_game(page).actions) == 2 and cs.current_turn(replay(saved_game(page))) == 1
+    state = replay(saved_game(page))
+    secret = hidden_cards(state)
+    double_tap(page, page.locator("[data-testid=players-view-button]"))
+    page.wait_for_selector("[data-testid=players-view]")
+    assert not (secret & cards_on_screen(page))
+    double_tap(page, page.get_by_role("button", name="Observer's view…"))
+    assert not (secret & cards_on_screen(page))
+    assert_app_ok(page)
+
+
+@pytest.mark.parametrize("size", [TABLET_SIZES[0], TABLET_SIZES[1]], ids=TABLET_IDS[:2])
+def test_tablet_battery_every_field_then_every_button(page, base_url, browser, size):
+    page.set_viewport_size(size)
+    open_tracker(page, base_url + ROUTE)
+    enter_roster(page)
+    # The roster: every field typed into, every button Safari-tapped while it has focus.
+    pairs = every_field_then_every_button(page, "#app-initiative", skip=("Export", "Start tracking"))
+    assert pairs > 5
+    assert_app_ok(page)
+    # The tracker, in a fresh browser (the battery left the roster form full of "Zz 9").
+    context = browser.new_context(viewport=size, has_touch=True)
+    page = context.new_page()
+    start_tracking(page, base_url)
+    page.get_by_role("button", name="Deal", exact=True).tap()
+    page.get_by_role("button", name="Shoot…").tap()
+
+    def back_to_a_round():
+        if page.locator("[data-testid=tracker]").count() == 0:
+            return
+        if page.locator("[data-testid=players-view]").count():
+            page.get_by_role("button", name="Observer's view…").tap()
+            page.get_by_role("button", name="Yes, show everything").tap()
+        if page.locator("[data-testid=deal-panel]").count():
+            page.get_by_role("button", name="Deal", exact=True).tap()
+        rename_field()
+
+    def rename_field():
+        for _ in range(4):
+            if page.locator("#rename-input").count():
+                return
+            if page.locator("[data-action='session:rename']").count():
+                page.locator("[data-action='session:rename']").first.tap()
+            else:
+                page.get_by_role("button", name="Saves").tap()
+
+    # The tracker has no text field of its own: renaming the save gives one to keep focused.
+    rename_field()
+    pairs = every_field_then_every_button(page, "#app-initiative", reset=back_to_a_round,
+                                          skip=("Export", "Delete", "New game"))
+    assert pairs > 5
+    assert_app_ok(page)
+    context.close()
+

@@ -27,6 +27,9 @@ TEMPLATES_KEY = "ct:v1:initiative:templates"
 SIDES_KEY = "ct:v1:initiative:sides"
 SIDE_CLASS = ("side-a", "side-b", "side-c", "side-d", "side-e", "side-f", "side-g", "side-h")
 MAX_COUNT = 40
+#: Taps that move the round on; a second one within this many ms is the same finger's double tap.
+STEPS = ("deal", "next", "end-round")
+DOUBLE_TAP_MS = 400
 WOUND_LABEL = {cs.WoundStatus.STUN: "STUN", cs.WoundStatus.INJURE: "INJURE", cs.WoundStatus.DYING: "DYING",
                cs.WoundStatus.DEAD: "DEAD"}
 _NUMBERED = re.compile(r"^(.*\S)\s+(\d+)$")
@@ -105,6 +108,7 @@ class ConsimView:
         self.shot: dict | None = None
         self.long_pick: set[str] | None = None
         self.notice: str | None = None
+        self._last_step = -10_000  # when the order last moved (a double tap must not move it twice)
 
     # ------------------------------------------------------------ lifecycle
     def boot(self) -> None:
@@ -166,11 +170,14 @@ class ConsimView:
     # ------------------------------------------------------------ rendering
     def render(self):
         state = self.session.state
+        # Fixed keyed slots: a drawer or banner that opens never shifts (and so never replaces)
+        # the screen below it, so a focused field stays put while a tapped button re-renders.
         return [
             self.session.toolbar(),
-            self.session.banner(),
-            self.session.drawer_view(),
-            self.render_roster() if state is None else self.render_tracker(state),
+            h("div", {"data-key": "banner", "class": "ini-slot"}, self.session.banner()),
+            h("div", {"data-key": "drawer", "class": "ini-slot"}, self.session.drawer_view()),
+            h("div", {"data-key": "roster" if state is None else "tracker", "class": "ini-slot"},
+              self.render_roster() if state is None else self.render_tracker(state)),
         ]
 
     # ---------------- roster
@@ -488,10 +495,12 @@ class ConsimView:
                  h("p", {"class": "muted"}, "No one left to act this round."))
 
     def _round_view(self, st):
+        # While a shot is being set up it takes the order's place: odds and the roll stay on screen.
+        shooting = self.shot is not None and cs.current_turn(st) is not None
         return h("div", {"class": "ini-round"},
                  h("div", {"class": "ini-top"},
-                   h("div", {"class": "ini-now-col"}, self._now_panel(st), self._shot_panel(st)),
-                   self._order(st)),
+                   h("div", {"class": "ini-now-col"}, self._now_panel(st), None if shooting else self._last_shot(st)),
+                   self._shot_panel(st) if shooting else self._order(st)),
                  self._deal_notes(st),
                  self._board(st))
 
@@ -603,8 +612,6 @@ class ConsimView:
 
     # ---------------- shooting
     def _shot_panel(self, st):
-        if self.shot is None or st.phase != "round":
-            return self._last_shot(st)
         cur = cs.current_turn(st)
         if cur is None:
             return None
@@ -649,20 +656,19 @@ class ConsimView:
                         + (" (+1 more on a miss)" if mode == "suppressive" else "")
                         + (f", ×{mult} for a vehicle weapon" if mult > 1 else "") + " (", rule_ref("CS-7", ROUTE), ")."))
         return h("section", {"class": "panel ini-shot", "aria-label": "Shoot", "data-testid": "shot-panel"},
-                 h("h3", {}, f"{shooter.name} shoots"),
-                 h("div", {"class": "row", "role": "radiogroup", "aria-label": "Kind of fire"},
-                   [button(label, "init:mode", value, cls=["btn small", mode == value and "on"], role="radio",
-                           aria_checked="true" if mode == value else "false")
-                    for value, label in (("aimed", "Aimed (CS-8)"), ("suppressive", "Suppressive (CS-9)"))]),
+                 h("div", {"class": "spread"},
+                   h("h3", {}, f"{shooter.name} shoots"),
+                   h("div", {"class": "row", "role": "radiogroup", "aria-label": "Kind of fire"},
+                     [button(label, "init:mode", value, cls=["btn small", mode == value and "on"], role="radio",
+                             aria_checked="true" if mode == value else "false")
+                      for value, label in (("aimed", "Aimed (CS-8)"), ("suppressive", "Suppressive (CS-9)"))])),
                  h("div", {"class": "row", "role": "group", "aria-label": "Targets"},
                    h("span", {"class": "muted small"}, "Targets" if area else "Target", ":"),
                    [target_button(i) for i in enemies]),
-                 h("details", {"class": "ini-friends"}, h("summary", {}, "Own side"),
-                   h("div", {"class": "row"}, [target_button(i) for i in friends])) if friends else None,
                  h("div", {"class": "row", "role": "radiogroup", "aria-label": "Cover"},
                    [button(c.label.capitalize(), "init:cover", c.value, cls=["btn small", cover == c.value and "on"],
                            role="radio", aria_checked="true" if cover == c.value else "false") for c in cs.Cover],
-                   button("Unseen attacker (CS-7)", "init:unseen", cls=["btn small", shot["unseen"] and "on"],
+                   button("Unseen (CS-7)", "init:unseen", cls=["btn small", shot["unseen"] and "on"],
                           aria_pressed="true" if shot["unseen"] else "false")),
                  semi_row,
                  odds_view,
@@ -670,7 +676,9 @@ class ConsimView:
                  h("div", {"class": "row"},
                    button(f"Roll the dice ({len(chosen)} target{'s' if len(chosen) != 1 else ''})", "init:fire",
                           cls="btn primary", disabled=not chosen or problem is not None),
-                   button("Cancel", "init:shoot-close", cls="btn ghost")))
+                   button("Cancel", "init:shoot-close", cls="btn ghost")),
+                 h("details", {"class": "ini-friends"}, h("summary", {}, "Fire at own side"),
+                   h("div", {"class": "row"}, [target_button(i) for i in friends])) if friends else None)
 
     def _last_shot(self, st):
         shot = st.last_shot
@@ -899,6 +907,13 @@ class ConsimView:
         if self.players_view and name not in ("leave", "leave-no", "leave-yes"):
             return  # the players' view has no Observer controls (a stray tap does nothing)
         self.notice = None
+        if name in STEPS:
+            from web import platform
+
+            now = platform.now_ms()
+            if now - self._last_step < DOUBLE_TAP_MS:
+                return  # the second tap of a double tap lands on the new button under the finger
+            self._last_step = now
         if name == "players":
             self.players_view, self.confirm_leave = True, False
             self.shot = self.long_pick = None

@@ -588,10 +588,9 @@ class ConsimView:
             sides.append(h("section", {"class": ["panel ini-side", SIDE_CLASS[s]], "data-key": f"r{s}",
                                        "aria-label": f"{side}: advantages"},
                            h("div", {"class": "spread"}, h("h2", {}, side),
-                             button("Surprised (CS-4)", "init:surprise", s,
-                                    cls=["btn small", s in self.surprised and "on"],
-                                    aria_pressed="true" if s in self.surprised else "false",
-                                    aria_label=f"{side} is surprised")),
+                             button(["Surprised (CS-4)", h("span", {"class": "visually-hidden"}, f": {side}")],
+                                    "init:surprise", s, cls=["btn small", s in self.surprised and "on"],
+                                    aria_pressed="true" if s in self.surprised else "false")),
                            h("div", {"class": "row", "role": "group", "aria-label": f"Advantages of all of {side}"},
                              toggles),
                            per))

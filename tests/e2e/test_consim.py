@@ -268,6 +268,11 @@ def test_players_view_shows_no_hidden_card_and_a_double_tap_does_not_reveal(page
     text = page.locator("#app-initiative").inner_text()
     assert "Sniper" not in text and "Rifleman" not in text
     assert "Hero" in text
+    # No way round it from the table: no undo, history, saves or share links in the players' view.
+    for name in ("↶ Undo", "History", "Saves", "Share"):
+        assert page.get_by_role("button", name=name, exact=True).count() == 0
+    page.keyboard.press("Control+z")
+    assert len(saved_game(page).actions) == 1
     # Leaving needs two taps at different places.
     page.get_by_role("button", name="Observer's view…").tap()
     assert not (secret & cards_on_screen(page))

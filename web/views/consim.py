@@ -32,6 +32,7 @@ STEPS = ("deal", "next", "end-round")
 DOUBLE_TAP_MS = 400
 WOUND_LABEL = {cs.WoundStatus.STUN: "STUN", cs.WoundStatus.INJURE: "INJURE", cs.WoundStatus.DYING: "DYING",
                cs.WoundStatus.DEAD: "DEAD"}
+COVER_LABEL = {cs.Cover.NONE: "Open", cs.Cover.COVER: "Cover", cs.Cover.GOOD: "Good cover"}
 _NUMBERED = re.compile(r"^(.*\S)\s+(\d+)$")
 
 
@@ -170,6 +171,13 @@ class ConsimView:
     # ------------------------------------------------------------ rendering
     def render(self):
         state = self.session.state
+        if state is not None and self.players_view and not state.facts:
+            # The players' view is turned towards the table: no undo, history, saves or links there.
+            return [h("div", {"data-key": "players-bar", "class": "session-bar"},
+                      h("span", {"class": "session-name"}, self.session.name or "Players' view")),
+                    h("div", {"data-key": "banner", "class": "ini-slot"}),
+                    h("div", {"data-key": "drawer", "class": "ini-slot"}),
+                    h("div", {"data-key": "tracker", "class": "ini-slot"}, self.render_tracker(state))]
         # Fixed keyed slots: a drawer or banner that opens never shifts (and so never replaces)
         # the screen below it, so a focused field stays put while a tapped button re-renders.
         return [
@@ -498,7 +506,7 @@ class ConsimView:
         # While a shot is being set up it takes the order's place: odds and the roll stay on screen.
         shooting = self.shot is not None and cs.current_turn(st) is not None
         return h("div", {"class": "ini-round"},
-                 h("div", {"class": "ini-top"},
+                 h("div", {"class": ["ini-top", shooting and "shooting"]},
                    h("div", {"class": "ini-now-col"}, self._now_panel(st), None if shooting else self._last_shot(st)),
                    self._shot_panel(st) if shooting else self._order(st)),
                  self._deal_notes(st),
@@ -632,11 +640,11 @@ class ConsimView:
 
         semi_row = None
         if shooter.has(cs.Trait.SEMI_AUTOMATIC):
-            semi_row = h("div", {"class": "row", "role": "radiogroup", "aria-label": "Semi-automatic: +1 to"},
-                         h("span", {"class": "muted small"}, "Semi-automatic (", rule_ref("CS-11", ROUTE), "): +1 to"),
-                         [button(label, "init:semi", value, cls=["btn small", shot["semi"] == value and "on"],
-                                 role="radio", aria_checked="true" if shot["semi"] == value else "false")
-                          for value, label in (("hit", "hit"), ("damage", "damage"))])
+            semi_row = [h("span", {"class": "muted small"}, "Semi-automatic (", rule_ref("CS-11", ROUTE), "):"),
+                        h("span", {"class": "row", "role": "radiogroup", "aria-label": "Semi-automatic: +1 to"},
+                          [button(label, "init:semi", value, cls=["btn small", shot["semi"] == value and "on"],
+                                  role="radio", aria_checked="true" if shot["semi"] == value else "false")
+                           for value, label in (("hit", "+1 hit"), ("damage", "+1 damage"))])]
         odds = cs.shot_odds(shooter, mode, cover, shot["semi"] if shooter.has(cs.Trait.SEMI_AUTOMATIC) else None)
         problem = cs.check_shot(st, shooter_i, chosen, mode) if chosen else None
         mult = cs.suppression_multiplier(shooter)
@@ -647,12 +655,12 @@ class ConsimView:
                           f" — d10 + {odds.hit_modifier} ≥ {odds.needed} ({cs.Cover(cover).label}, "
                           if mode == "aimed" else " — a natural 10 (", rule_ref("CS-8" if mode == "aimed" else "CS-9",
                                                                                 ROUTE), ")")),
-                      h("p", {"class": "small"}, "If hit, 1d6 + ", str(odds.damage_modifier), ": ",
-                        [h("span", {"class": ["odds-bit", f"w-{w.value}"]}, f"{WOUND_LABEL[w]} {cs._pct(p)}", " ")
-                         for w, p in odds.wounds.items() if p], " (", rule_ref("CS-10", ROUTE), ")"),
+                      h("p", {"class": "small odds-wounds"}, f"If hit, 1d6 + {odds.damage_modifier}: ",
+                        [h("span", {"class": ["odds-bit", f"w-{w.value}"]}, f"{WOUND_LABEL[w]} {cs._pct(p)}")
+                         for w, p in odds.wounds.items() if p], h("span", {}, "(", rule_ref("CS-10", ROUTE), ")")),
                       h("p", {"class": "muted small"},
                         f"Each target takes {per_target} suppression"
-                        + (" (+1 more on a miss)" if mode == "suppressive" else "")
+                        + (f" (+{mult} more on a miss)" if mode == "suppressive" else "")
                         + (f", ×{mult} for a vehicle weapon" if mult > 1 else "") + " (", rule_ref("CS-7", ROUTE), ")."))
         return h("section", {"class": "panel ini-shot", "aria-label": "Shoot", "data-testid": "shot-panel"},
                  h("div", {"class": "spread"},
@@ -664,12 +672,13 @@ class ConsimView:
                  h("div", {"class": "row", "role": "group", "aria-label": "Targets"},
                    h("span", {"class": "muted small"}, "Targets" if area else "Target", ":"),
                    [target_button(i) for i in enemies]),
-                 h("div", {"class": "row", "role": "radiogroup", "aria-label": "Cover"},
-                   [button(c.label.capitalize(), "init:cover", c.value, cls=["btn small", cover == c.value and "on"],
-                           role="radio", aria_checked="true" if cover == c.value else "false") for c in cs.Cover],
+                 h("div", {"class": "row"},
+                   h("span", {"class": "row", "role": "radiogroup", "aria-label": "Cover (CS-8)"},
+                     [button(COVER_LABEL[c], "init:cover", c.value, cls=["btn small", cover == c.value and "on"],
+                             role="radio", aria_checked="true" if cover == c.value else "false") for c in cs.Cover]),
                    button("Unseen (CS-7)", "init:unseen", cls=["btn small", shot["unseen"] and "on"],
                           aria_pressed="true" if shot["unseen"] else "false")),
-                 semi_row,
+                 h("div", {"class": "row"}, semi_row) if semi_row else None,
                  odds_view,
                  h("p", {"class": "msg-error"}, with_rule_refs(problem, ROUTE)) if problem else None,
                  h("div", {"class": "row"},
@@ -693,7 +702,8 @@ class ConsimView:
                           h("div", {},
                             h("strong", {}, st.combatants[r.target].name, ": ",
                               WOUND_LABEL[r.wound] if r.wound else "miss"),
-                            h("p", {"class": "small"}, with_rule_refs(r.text, ROUTE)))))
+                            h("p", {"class": "small"},
+                              with_rule_refs(r.text.removeprefix(f"{st.combatants[r.target].name}: "), ROUTE)))))
         return h("section", {"class": "panel ini-shot-result", "data-testid": "shot-result", "aria-live": "polite"},
                  h("h3", {}, f"{st.combatants[shot.shooter].name}: ",
                    "aimed shot" if shot.mode == "aimed" else "suppressive fire"),
@@ -755,6 +765,9 @@ class ConsimView:
 
     # ------------------------------------------------------------ events
     def handle(self, action: str, arg, el, event) -> None:
+        if self.players_view and self.session.game is not None and (
+                action.startswith("session:") or action.startswith("file:")):
+            return  # no session controls in the players' view (a keyboard shortcut included)
         if self.session.handle(action, arg, el):
             return
         if not action.startswith("init:"):
@@ -916,6 +929,7 @@ class ConsimView:
         if name == "players":
             self.players_view, self.confirm_leave = True, False
             self.shot = self.long_pick = None
+            self.session.drawer = None
         elif name == "leave":
             self.confirm_leave = True
         elif name == "leave-no":

@@ -326,7 +326,8 @@ class Shot:
 
 @dataclass(frozen=True)
 class LogEntry:
-    """One line of the round log. ``text`` cites rule ids; ``who`` the combatants it is about."""
+    """One line of the round log. ``text`` cites rule ids; ``who`` the combatants whose cards or
+    status it tells (a shot's targets, not its shooter), so privacy can leave it out."""
 
     round: int
     text: str
@@ -1009,7 +1010,7 @@ def _shoot(state: ConsimState, action: Mapping[str, Any], rng: random.Random | N
     extras = [x for x in ("unseen (CS-7)" if unseen else "", f"semi-automatic for {semi} (CS-11)" if semi else "")
               if x]
     head = f"{c.name}: {how}" + (f", {', '.join(extras)}" if extras else "") + ". "
-    return replace(new, log=_log(new, head + " ".join(r.text for r in results), shooter, *targets))
+    return replace(new, log=_log(new, head + " ".join(r.text for r in results), *targets))
 
 
 def _countdown_die(value: Any, count: int, sides: int) -> int:

@@ -613,3 +613,11 @@ def test_property_spectator_copy_replays_the_public_facts(seed, actions):
     public_turns = [t for t in full.turns if not cs.is_hidden(full, t.combatant)]
     assert s.turns == tuple(public_turns)
     assert codec.decode_share(codec.encode_share(pub)) == pub
+
+
+def test_log_entries_name_whose_cards_or_status_they_tell():
+    g = run(game(), {"type": "deal"}, shoot(3, 0, dice=[{"d10": 1}]), shoot(0, 3, dice=[{"d10": 1}]))
+    s = replay(g)
+    assert s.log[-2].who == (0,) and s.log[-1].who == (3,)  # the target, not the shooter
+    pub = replay(public_game(g))
+    assert [e.who for e in pub.log[1:]] == [(0,)]  # fire at a hidden combatant is left out

@@ -78,7 +78,7 @@ TOOLS = (
     {"route": "campaign", "title": "Campaign", "short": "Campaign", "symbol": "♥", "built": True,
      "blurb": "A wargame campaign of hands, stakes and a pool, ending in an exhaustion roll "
               "and a peace treaty decided by the best poker hand."},
-    {"route": "initiative", "title": "CONSIM", "short": "Initiative", "symbol": "♣", "built": False,
+    {"route": "initiative", "title": "CONSIM", "short": "Initiative", "symbol": "♣", "built": True,
      "blurb": "Card initiative, suppression, shooting and wounds for skirmishes."},
     {"route": "battle", "title": "Ascension Isle", "short": "Battle", "symbol": "♦", "built": False,
      "blurb": "Army battles: blind maneuver bids, dice pools with reinforcement dice, "

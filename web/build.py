@@ -210,6 +210,33 @@ def manifest() -> str:
     }, indent=2)
 
 
+def battle_matrices() -> dict:
+    """The Ascension Isle result tables (AI-10, AI-11) and matchups (AI-13) for the prerendered
+    matrices, from the engine's one copy of them (engine/ascension_tables.py)."""
+    from engine import ascension_tables as t
+    from engine.ascension import cell_effect
+
+    def kind(text: str) -> str:
+        effect = cell_effect(text)
+        if effect.withdraw is not None:
+            return "withdraw-ok" if effect.withdraw else "withdraw-fail"
+        return "casualties" if effect.casualties else "none"
+
+    maneuvers = [{"key": m, "name": t.MANEUVER_NAMES[m]} for m in t.MANEUVERS]
+    tiers = []
+    for tier in t.TIERS:
+        fallback = tier not in t.SOURCE_TABLES
+        table = t.SOURCE_TABLES[t.FALLBACK[tier] if fallback else tier]
+        rows = [{"key": own, "name": t.MANEUVER_NAMES[own],
+                 "cells": [{"other": other, "text": table[own][other], "kind": kind(table[own][other])}
+                           for other in t.MANEUVERS]} for own in t.MANEUVERS]
+        tiers.append({"key": tier, "name": t.TIER_NAMES[tier], "margins": t.TIER_MARGINS[tier],
+                      "fallback": fallback, "rows": rows})
+    matchups = [{"key": own, "name": t.MANEUVER_NAMES[own], "cells": [t.matchup(own, o) for o in t.MANEUVERS]}
+                for own in t.MANEUVERS]
+    return {"maneuvers": maneuvers, "tiers": tiers, "matchups": matchups, "fallback_note": t.FALLBACK_NOTE}
+
+
 def render_pages(out: Path) -> None:
     env = Environment(
         loader=FileSystemLoader(TEMPLATES),
@@ -221,7 +248,7 @@ def render_pages(out: Path) -> None:
     chunks = sorted(p.name for p in (out / "vendor" / "pyscript").glob("core-*.js"))
     page = env.get_template("index.html.j2").render(
         tools=TOOLS, csp=CSP, pyscript_config=json.dumps(PYSCRIPT_CONFIG, separators=(",", ":")),
-        pyscript_chunks=chunks)
+        pyscript_chunks=chunks, battle=battle_matrices())
     write(out / "index.html", page)
 
 

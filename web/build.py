@@ -75,7 +75,7 @@ TOOLS = (
               "and a peace treaty decided by the best poker hand."},
     {"route": "initiative", "title": "CONSIM", "short": "Initiative", "symbol": "♣", "built": False,
      "blurb": "Card initiative, suppression, shooting and wounds for skirmishes."},
-    {"route": "battle", "title": "Ascension Isle", "short": "Battle", "symbol": "♦", "built": False,
+    {"route": "battle", "title": "Ascension Isle", "short": "Battle", "symbol": "♦", "built": True,
      "blurb": "Army battles: blind maneuver bids, dice pools with reinforcement dice, "
               "stratagems and result matrices."},
 )
@@ -214,7 +214,7 @@ def battle_matrices() -> dict:
     """The Ascension Isle result tables (AI-10, AI-11) and matchups (AI-13) for the prerendered
     matrices, from the engine's one copy of them (engine/ascension_tables.py)."""
     from engine import ascension_tables as t
-    from engine.ascension import cell_effect
+    from engine.ascension import HOUSE_RULES, cell_effect
 
     def kind(text: str) -> str:
         effect = cell_effect(text)
@@ -234,7 +234,8 @@ def battle_matrices() -> dict:
                       "fallback": fallback, "rows": rows})
     matchups = [{"key": own, "name": t.MANEUVER_NAMES[own], "cells": [t.matchup(own, o) for o in t.MANEUVERS]}
                 for own in t.MANEUVERS]
-    return {"maneuvers": maneuvers, "tiers": tiers, "matchups": matchups, "fallback_note": t.FALLBACK_NOTE}
+    return {"maneuvers": maneuvers, "tiers": tiers, "matchups": matchups, "fallback_note": t.FALLBACK_NOTE,
+            "house_rules": list(HOUSE_RULES.items())}
 
 
 def render_pages(out: Path) -> None:

@@ -19,6 +19,7 @@ from engine.rules import SettingsError
 from web.dom import button, h
 from web.session import Session
 from web.views.cards import card_back, card_button, card_view, suit_mark
+from web.views.curtain import curtain
 from web.views.rulebits import rule_ref, with_rule_refs
 
 DRAFT_KEY = "ct:v1:draft:conflict"
@@ -405,10 +406,8 @@ class ConflictView:
         side = st.sides[s]
         who = side.name if p is None or len(side.players) == 1 else f"{side.players[p].name} ({side.name})"
         task = "to discard and refill (OIC-8)" if purpose == "discard" else "to play"
-        return h("section", {"class": ["panel curtain", SIDE_CLASS[s]], "data-testid": "curtain"},
-                 h("p", {"class": "curtain-text"}, f"Pass the tablet to {who} {task}."),
-                 h("p", {"class": "muted"}, "The hand stays hidden until its owner taps below."),
-                 button(f"Show {who}'s hand", "conflict:reveal", json.dumps(key), cls="btn primary big"))
+        return curtain(f"Pass the tablet to {who} {task}.", "The hand stays hidden until its owner taps below.",
+                       f"Show {who}'s hand", "conflict:reveal", json.dumps(key), SIDE_CLASS[s])
 
     def _private(self, st, s: int, p: int | None, purpose: str):
         key = self._turn_key(st, p)

@@ -6,7 +6,7 @@ from web.dom import h
 from web.platform import local_time
 
 #: The tools with a live table, and what their games are called.
-TOOL_TITLES = {"conflict": "Organizations In Conflict"}
+TOOL_TITLES = {"conflict": "Organizations In Conflict", "battle": "Ascension Isle"}
 
 
 class HomeView:

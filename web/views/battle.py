@@ -410,7 +410,7 @@ class BattleView:
                    f"{general.name} (general, level {general.level}" + (", skilled, AI-9)" if general.skilled else ")")
                    if general else "No general",
                    f" · {len(st.alive(s))} of {len(army.units)} units standing · attack/defense/mobility"),
-                 h("ul", {"class": "unit-status"}, items))
+                 h("ul", {"class": "unit-status", "tabindex": "0", "aria-label": f"Units of {army.name}"}, items))
 
     def _next_bidder(self, st):
         for s in (0, 1):
@@ -753,8 +753,11 @@ class BattleView:
         if self.session.field(name, value):
             return False
         if name == "seed":
+            # A "change" that repeats what "input" already kept needs no redraw: on an iPad it
+            # fires while a tapped button's handler is re-rendering the page (field still focused).
+            changed = value != self.seed_text
             self.seed_text = value
-            return not live
+            return changed
         if name == "cell-text":
             self.cell_text = value  # kept on every keystroke: a tap on "Use" reads it (Safari focus)
             return False
@@ -801,10 +804,14 @@ class BattleView:
         except (IndexError, KeyError, TypeError):
             return True
         last = path[-1]
-        if last in ("attack", "defense", "mobility", "armour", "size", "vanguard", "rearguard"):
-            target[last] = _int(value)
-        else:
-            target[last] = value
+        new = _int(value) if last in ("attack", "defense", "mobility", "armour", "size", "vanguard",
+                                      "rearguard") else value
+        try:
+            if target[last] == new:
+                return False  # the "change" after "input": already kept and drawn (see seed above)
+        except (KeyError, IndexError, TypeError):
+            pass
+        target[last] = new
         self.setup_error = None
         self._save_draft()
-        return not live or last != "name"
+        return True  # drawn at once (names too: the focused field keeps its caret), so "change" has nothing left

@@ -60,8 +60,11 @@ def draft_shape_ok(draft) -> bool:
 
 
 def pct(p) -> str:
+    """A chance for the table: exact zero is "0%", a tiny one "<0.1%", else one decimal."""
+    if p == 0:
+        return "0%"
     value = float(p) * 100
-    if 0 < value < 0.1:
+    if value < 0.1:
         return "<0.1%"
     return f"{value:.1f}%"
 
@@ -506,8 +509,9 @@ class BattleView:
                            button("Counter Attack: switch to Attack", "battle:counter", str(s), cls="btn small")
                            if ai.can_counter_attack(st, s) else None))
         return h("section", {"class": "panel revealed", "data-testid": "revealed"},
-                 h("div", {"class": "revealed-grid"}, sides),
-                 self._odds(st, odds),
+                 h("div", {"class": "revealed-body"},
+                   h("div", {"class": "revealed-grid"}, sides),
+                   self._odds(st, odds)),
                  h("div", {"class": "row sticky-controls"},
                    h("p", {"class": "muted small"}, f"Each die is a d{die}; {target} or more is a success (",
                      rule_ref("AI-6", "battle"), ")."),

@@ -18,6 +18,9 @@ from engine.game import apply, replay
 
 from .conftest import TABLET_LANDSCAPE, TABLET_PORTRAIT
 from .conftest import open_app as _open_app
+from .tablet import (
+    TABLET_IDS, TABLET_SIZES, assert_app_ok, assert_on_screen, double_tap, every_field_then_every_button,
+)
 
 #: The machine running the suite is shared: give Pyodide time to start.
 BOOT_MS = 120_000
@@ -344,16 +347,59 @@ def test_accessibility_of_the_board(browser, base_url, theme):
     assert all(v == [] for v in found.values()), json.dumps(found, indent=1)
 
 
-@pytest.mark.parametrize("viewport", [TABLET_PORTRAIT, TABLET_LANDSCAPE, {"width": 820, "height": 1180},
-                                      {"width": 1366, "height": 1024}], ids=["768", "1024", "820", "1366"])
-def test_main_action_on_screen_without_scrolling(page, base_url, viewport):
-    page.set_viewport_size(viewport)
+# ---------------------------------------------------------------------------
+# The tablet battery (tests/e2e/tablet.py) at the four sizes
+
+
+def to_setup(page) -> None:
+    """Back to a fresh setup screen (the battle stays saved)."""
+    if page.locator("[data-testid=setup]").count():
+        return
+    if page.locator("[data-action='session:new']").count() == 0:
+        page.locator("[data-action='session:drawer'][data-arg=saves]").tap()
+    page.locator("[data-action='session:new']").first.tap()
+    page.wait_for_selector("[data-testid=setup]")
+
+
+@pytest.mark.parametrize("size", TABLET_SIZES, ids=TABLET_IDS)
+def test_tablet_battery_on_the_setup_and_board(page, base_url, size):
+    page.set_viewport_size(size)
+    open_app(page, base_url + "#/battle")
+    page.get_by_role("button", name="Load the Jibril corps example").tap()
+    page.locator("[data-action='battle:edit-cell'][data-arg='withdraw.block']").tap()  # the cell field too
+    assert every_field_then_every_button(page, "#app-battle", reset=lambda: to_setup(page),
+                                         skip=("Export", "Print")) > 10
+    to_setup(page)
+    page.get_by_role("button", name="Load the Jibril corps example").tap()
+    page.locator("[data-field=seed]").fill("")
+    page.get_by_role("button", name="Start the battle").tap()
+    page.wait_for_selector("[data-testid=board]")
+    page.get_by_role("button", name="Saves").tap()
+    page.locator("[data-action='session:rename']").first.tap()  # a field on the board screen
+    assert every_field_then_every_button(page, "#app-battle", skip=("Export", "Print", "Delete")) > 0
+    assert_app_ok(page)
+
+
+@pytest.mark.parametrize("size", TABLET_SIZES, ids=TABLET_IDS)
+def test_double_tap_on_declare_at_every_size(page, base_url, size):
+    page.set_viewport_size(size)
+    start_example(page, base_url)
+    lift_curtain(page)
+    pick(page, "block")
+    double_tap(page, page.get_by_role("button", name="Declare in secret"))
+    assert page.locator("[data-testid=bid-form]").count() == 0
+    assert page.locator("[data-testid=curtain]").count() == 1
+    assert_app_ok(page)
+
+
+@pytest.mark.parametrize("size", TABLET_SIZES, ids=TABLET_IDS)
+def test_main_action_on_screen_without_scrolling(page, base_url, size):
+    page.set_viewport_size(size)
     start_example(page, base_url)
 
     def on_screen(locator):
         page.evaluate("window.scrollTo(0, 0)")
-        box = locator.bounding_box()
-        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], box
+        assert_on_screen(page, locator)
 
     on_screen(page.locator("[data-testid=curtain] button"))
     lift_curtain(page)
@@ -367,5 +413,7 @@ def test_main_action_on_screen_without_scrolling(page, base_url, viewport):
     on_screen(page.get_by_role("button", name="Reveal both bids"))
     page.get_by_role("button", name="Reveal both bids").tap()
     on_screen(page.get_by_role("button", name="Roll the dice"))
+    on_screen(page.locator("[data-testid=odds]"))
     page.get_by_role("button", name="Roll the dice").tap()
     on_screen(page.locator("[data-testid=headline]"))
+    assert_app_ok(page)

@@ -573,7 +573,8 @@ class BattleView:
                  h("p", {"class": "tier-line"}, h("strong", {}, ai.TIER_NAMES[w.tier]), f" — margin {w.margin} (",
                    rule_ref("AI-8", "battle"), ")"),
                  h("div", {"class": "revealed-grid"}, sides),
-                 [h("p", {"class": "muted small note"}, with_rule_refs(n, "battle")) for n in w.notes],
+                 [h("p", {"class": "muted small note"}, with_rule_refs(n, "battle")) for n in w.notes
+                  if not n.startswith("AI-11")],  # said beside each side's cell
                  h("p", {"class": "muted small"}, with_rule_refs("Casualties land on the line unit first (HR-AI-2); a "
                                                                  "unit without armour or size falls to one (HR-AI-1).",
                                                                  "battle")) if any(w.taken) else None,

@@ -31,11 +31,12 @@ class App:
         self.roots: dict[str, Root] = {}
         from web.views.home import HomeView
         from web.views.campaign import CampaignView
+        from web.views.battle import BattleView
         from web.views.conflict import ConflictView
         from web.views.consim import ConsimView
 
         self.views = {"home": HomeView(self), "conflict": ConflictView(self), "campaign": CampaignView(self),
-                      "initiative": ConsimView(self)}
+                      "initiative": ConsimView(self), "battle": BattleView(self)}
         self.route = parse_hash(platform.location_hash())[0]
         self._proxies = []  # the listeners' proxies live as long as the page
         self.serial = Serial()  # events are handled one at a time, never inside a render

@@ -80,7 +80,7 @@ TOOLS = (
               "and a peace treaty decided by the best poker hand."},
     {"route": "initiative", "title": "CONSIM", "short": "Initiative", "symbol": "♣", "built": True,
      "blurb": "Card initiative, suppression, shooting and wounds for skirmishes."},
-    {"route": "battle", "title": "Ascension Isle", "short": "Battle", "symbol": "♦", "built": False,
+    {"route": "battle", "title": "Ascension Isle", "short": "Battle", "symbol": "♦", "built": True,
      "blurb": "Army battles: blind maneuver bids, dice pools with reinforcement dice, "
               "stratagems and result matrices."},
 )
@@ -215,6 +215,34 @@ def manifest() -> str:
     }, indent=2)
 
 
+def battle_matrices() -> dict:
+    """The Ascension Isle result tables (AI-10, AI-11) and matchups (AI-13) for the prerendered
+    matrices, from the engine's one copy of them (engine/ascension_tables.py)."""
+    from engine import ascension_tables as t
+    from engine.ascension import HOUSE_RULES, cell_effect
+
+    def kind(text: str) -> str:
+        effect = cell_effect(text)
+        if effect.withdraw is not None:
+            return "withdraw-ok" if effect.withdraw else "withdraw-fail"
+        return "casualties" if effect.casualties else "none"
+
+    maneuvers = [{"key": m, "name": t.MANEUVER_NAMES[m]} for m in t.MANEUVERS]
+    tiers = []
+    for tier in t.TIERS:
+        fallback = tier not in t.SOURCE_TABLES
+        table = t.SOURCE_TABLES[t.FALLBACK[tier] if fallback else tier]
+        rows = [{"key": own, "name": t.MANEUVER_NAMES[own],
+                 "cells": [{"other": other, "text": table[own][other], "kind": kind(table[own][other])}
+                           for other in t.MANEUVERS]} for own in t.MANEUVERS]
+        tiers.append({"key": tier, "name": t.TIER_NAMES[tier], "margins": t.TIER_MARGINS[tier],
+                      "fallback": fallback, "rows": rows})
+    matchups = [{"key": own, "name": t.MANEUVER_NAMES[own], "cells": [t.matchup(own, o) for o in t.MANEUVERS]}
+                for own in t.MANEUVERS]
+    return {"maneuvers": maneuvers, "tiers": tiers, "matchups": matchups, "fallback_note": t.FALLBACK_NOTE,
+            "house_rules": list(HOUSE_RULES.items())}
+
+
 def render_pages(out: Path) -> None:
     env = Environment(
         loader=FileSystemLoader(TEMPLATES),
@@ -226,7 +254,7 @@ def render_pages(out: Path) -> None:
     chunks = sorted(p.name for p in (out / "vendor" / "pyscript").glob("core-*.js"))
     page = env.get_template("index.html.j2").render(
         tools=TOOLS, csp=CSP, pyscript_config=json.dumps(PYSCRIPT_CONFIG, separators=(",", ":")),
-        pyscript_chunks=chunks, scenario_choices=conflict.SCENARIO_CHOICES)
+        pyscript_chunks=chunks, scenario_choices=conflict.SCENARIO_CHOICES, battle=battle_matrices())
     write(out / "index.html", page)
 
 

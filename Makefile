@@ -6,6 +6,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 
 .PHONY: play site test test-engine test-pyodide test-e2e bench screenshots clean deps
+.PHONY: mutate
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +50,19 @@ bench: site /usr/bin/chromium
 
 screenshots: site /usr/bin/chromium
 	$(PY) -m tests.screenshots
+
+# Mutation testing of engine/ with mutmut (a tool to run, not part of `make test`).
+# MUTANTS picks mutants by name glob; the default (game, codec, rules, cards) takes a few
+# minutes; MUTANTS='engine.conflict.*' runs the conflict rules, MUTANTS='engine.*' all.
+MUTANTS ?= engine.game.* engine.codec.* engine.rules.* engine.cards.*
+mutate: $(VENV)/.installed
+	$(PY) -m pip install --quiet -e '.[test,mutate]'
+	rm -rf mutants && mkdir mutants
+	@echo "mutmut: mutating $(MUTANTS) (progress in mutants/run.log)"
+	HYPOTHESIS_PROFILE=mutate $(VENV)/bin/mutmut run $(foreach m,$(MUTANTS),'$(m)') > mutants/run.log 2>&1 \
+		|| { tail -c 3000 mutants/run.log; exit 1; }
+	$(VENV)/bin/mutmut results
+	$(PY) -m tests.mutation_score
 
 clean:
 	rm -rf build .pytest_cache .hypothesis

@@ -1,4 +1,4 @@
-"""Organizations In Conflict (RULES.md section 1, clauses OIC-1 … OIC-17).
+"""Organizations In Conflict (RULES.md section 1, clauses OIC-1 … OIC-18).
 
 Two sides — alliances of organizations run by 1–8 players each — fight a
 conflict at one scope (home ground … superconflict) with playing cards. Each
@@ -55,7 +55,7 @@ from .game import ActionError, Game, RuleError
 from .rules import Variant, resolve_rules
 
 __all__ = [
-    "KIND", "VARIANTS", "HOUSE_RULES", "RULINGS", "SetupError", "Scope",
+    "KIND", "VARIANTS", "HOUSE_RULES", "RULINGS", "SCENARIO_CHOICES", "SetupError", "Scope",
     "Organization", "Player", "Side", "Play", "RoundResult", "ConflictState",
     "max_card_size", "is_usable", "card_value", "trumps", "trumped_by", "can_follow",
     "why_not_follow", "can_engage", "in_world_time", "hand_size",
@@ -87,22 +87,33 @@ class Scope(Enum):
     * ``round_length`` — the in-world length of one round ("a day" … "a decade"),
       ``unit`` the same as a noun ("day" …);
     * ``label`` for display ("Home ground" …) and ``phrase`` for sentences
-      ("at home ground", "in a world war" …).
+      ("at home ground", "in a world war" …);
+    * ``beyond`` — where a weak organization has no influence (OIC-18: "beyond home
+      ground" …; empty at home ground).
     """
 
-    HOME = ("home", 5, 5, "a day", "Home ground", "day", "at home ground")
-    REGIONAL = ("regional", 10, 15, "a week", "Regional", "week", "at regional scope")
-    WAR = ("war", 15, 20, "a month", "War", "month", "at war")
-    WORLD_WAR = ("world war", 20, 25, "a year", "World war", "year", "in a world war")
-    SUPERCONFLICT = ("superconflict", 25, 30, "a decade", "Superconflict", "decade", "in a superconflict")
+    HOME = ("home", 5, 5, "a day", "Home ground", "day", "at home ground", "")
+    REGIONAL = ("regional", 10, 15, "a week", "Regional", "week", "at regional scope", "beyond home ground")
+    WAR = ("war", 15, 20, "a month", "War", "month", "at war", "beyond its region")
+    WORLD_WAR = ("world war", 20, 25, "a year", "World war", "year", "in a world war", "on the world level")
+    SUPERCONFLICT = ("superconflict", 25, 30, "a decade", "Superconflict", "decade", "in a superconflict",
+                     "in a superconflict")
 
     def __new__(cls, value: str, offset: int, engage_threshold: int, round_length: str,
-                label: str, unit: str, phrase: str) -> Scope:
+                label: str, unit: str, phrase: str, beyond: str) -> Scope:
         scope = object.__new__(cls)
         scope._value_ = value
         scope.offset, scope.engage_threshold, scope.round_length = offset, engage_threshold, round_length
-        scope.label, scope.unit, scope.phrase = label, unit, phrase
+        scope.label, scope.unit, scope.phrase, scope.beyond = label, unit, phrase, beyond
         return scope
+
+    def has_influence(self, power: int) -> bool:
+        """OIC-18 (ruling): does an organization of *power* have influence at this scope?
+
+        At home ground always; beyond it only above the scope's threshold (regional 15,
+        war 20, world war 25, superconflict 30).
+        """
+        return self is Scope.HOME or power > self.engage_threshold
 
     @property
     def level(self) -> int:
@@ -185,10 +196,23 @@ HOUSE_RULES: Mapping[str, str] = MappingProxyType({
                 "and nothing is at stake: no rating changes. The aggressor opens the next round.",
     "HR-OIC-2": "When two organizations of the suit are equally powerful, the rating change goes to "
                 "the one listed first on the side (the first player's before the second's).",
+    "HR-OIC-3": "With one shared deck (OIC-9 variant), a player's own discards never come back in the "
+                "same refill; if the draw pile and the earlier discards cannot cover a refill, the "
+                "player's hand stays short for that round.",
 })
 
+#: OIC-7: what the worked example does not give, and what the app chose for it.
+SCENARIO_CHOICES: tuple[str, ...] = (
+    "The source gives the Zombie invasion's max card sizes (spades 9, clubs 6, diamonds 7, "
+    "hearts 8), not its powers: at home ground power = size + 5, so 14, 11, 12 and 13.",
+    "The source gives no locations: the app uses “the block” for the League and “the old "
+    "cemetery” for the zombies.",
+    "The source does not say who opens: the zombies invade, so the app makes them the aggressor "
+    "of round 1.",
+)
+
 #: RULES.md clauses that are rulings (the app's reading where the source is silent).
-RULINGS: tuple[str, ...] = ("OIC-4", "OIC-6", "OIC-9", "OIC-13", "OIC-16")
+RULINGS: tuple[str, ...] = ("OIC-4", "OIC-6", "OIC-9", "OIC-13", "OIC-16", "OIC-18")
 
 _DEFAULTS = {v.key: v.default for v in VARIANTS}
 
@@ -222,6 +246,11 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
+def _article(noun: str) -> str:
+    """"an" before a vowel sound ("an ace", "an eight"), else "a"."""
+    return "an" if noun[:1].lower() in "aeio" else "a"
+
+
 def _join_or(words: list[str]) -> str:
     if len(words) <= 1:
         return "".join(words)
@@ -233,8 +262,17 @@ def _join_or(words: list[str]) -> str:
 
 
 def max_card_size(power: int, scope: Scope | str) -> int:
-    """OIC-3/OIC-5: max card size in a suit = rating − the offset of the side's scope."""
-    return power - Scope.parse(scope).offset
+    """OIC-3/OIC-5: max card size in a suit = rating − the offset of the side's scope.
+
+    OIC-18 (ruling): beyond home ground an organization at or below the scope's
+    threshold has no influence there, so its suit plays face cards only: the size is
+    then at most 0 (``max_card_size(11, "regional")`` is 0, not 1).
+    """
+    scope = Scope.parse(scope)
+    size = power - scope.offset
+    if not scope.has_influence(power):
+        return min(size, 0)
+    return size
 
 
 def is_usable(card: Card, max_size: int) -> bool:
@@ -290,7 +328,7 @@ def _follow_problem(card: Card, current: Card | None,
         if card_value(card) > card_value(current):
             return None
         mine = " (an ace counts 1)" if card.rank == Rank.ACE else ""
-        theirs = (f" (a {current.rank.noun} counts {card_value(current)})"
+        theirs = (f" ({_article(current.rank.noun)} {current.rank.noun} counts {card_value(current)})"
                   if current.rank.is_face or current.rank == Rank.ACE else "")
         return ("OIC-11", f"the {card.label}{mine} neither beats the {current.label}{theirs} "
                           "nor trumps it")
@@ -347,11 +385,20 @@ def hand_size(players_on_side: int) -> int:
         raise ValueError("OIC-14: a side has 1 to 8 players") from None
 
 
-def explain_max_size(rating: int | None, scope: Scope | str, suit: Suit) -> str:
-    """OIC-5: the sum behind a max card size, e.g. "spades 14 − 5 at home ground = 9"."""
+def explain_max_size(rating: int | None, scope: Scope | str, suit: Suit,
+                     organization: str | None = None) -> str:
+    """OIC-5: the sum behind a max card size, e.g. "spades 14 − 5 at home ground = 9".
+
+    OIC-18: where the best organization has no influence at the side's scope (and the
+    plain sum alone would have allowed number cards), says so instead ("clubs: fire department (11) has no influence beyond home ground …").
+    """
     scope = Scope.parse(scope)
     if rating is None:
         return f"no organization in {suit.noun}: face cards only"
+    if not scope.has_influence(rating) and rating - scope.offset >= 1:
+        who = f"{organization} ({rating})" if organization else f"an organization of power {rating}"
+        return (f"{suit.noun}: {who} has no influence {scope.beyond} (OIC-18, ruling: power must be "
+                f"above {scope.engage_threshold}): face cards only")
     size = max_card_size(rating, scope)
     text = f"{suit.noun} {rating} − {scope.offset} {scope.phrase} = {_num(size)}"
     if size < 1:
@@ -711,6 +758,10 @@ def purple_dragon_setup() -> dict[str, Any]:
     hopping vampires spades 14, fireomancers clubs 11, shambling dead diamonds 12,
     ghosts of Christmas past hearts 13 → max card sizes 9, 6, 7, 8. The zombies
     invade, so they are the aggressor of round 1 (``"aggressor": 1``).
+
+    The zombies' powers (derived from the card sizes the source gives), the locations
+    and who opens are the app's choices, not the source's: :data:`SCENARIO_CHOICES`
+    says so in words the table shows.
     """
     def org(name: str, power: int, suit: str, location: str) -> dict[str, Any]:
         return {"name": name, "power": power, "suit": suit, "location": location}
@@ -782,7 +833,9 @@ def max_size_reason(state: ConflictState, side: int, player: int, suit: Suit) ->
     """OIC-5: the sum behind a player's max card size, e.g. "spades 14 − 5 at home ground = 9"."""
     _player(state, side, player)
     s = state.sides[side]
-    return explain_max_size(_rating(s, suit, player), s.scope, suit)
+    best = _best(s, suit, player)
+    name = None if best is None else s.players[best[0]].organizations[best[1]].name
+    return explain_max_size(_rating(s, suit, player), s.scope, suit, name)
 
 
 def best_organization(state: ConflictState, side: int, suit: Suit,
@@ -802,9 +855,14 @@ def engageable_suits(state: ConflictState, side: int) -> list[Suit]:
 # Checking a play
 
 
+def _without_id(message: str) -> str:
+    """A message without its leading rule id, to quote it inside another one."""
+    return re.sub(r"^[A-Z]+(?:-[A-Z]+)?-\d+: ", "", message)
+
+
 def _phase_problem(state: ConflictState, acting: str) -> RuleError | None:
     if state.phase == "conflict-over":
-        return RuleError("OIC-17", f"the conflict is over. {state.end_message}")
+        return RuleError("OIC-17", f"the conflict is over. {_without_id(state.end_message)}")
     if state.phase == "round-over":
         return RuleError("OIC-17", f"round {state.round} is over — start the next round")
     if state.phase == "discard" and acting != "discard":
@@ -846,8 +904,10 @@ def _card_problem(state: ConflictState, side: int, player: int, card: Card) -> R
             return RuleError("OIC-5", f"{you_have} no organization in {card.suit.noun}, so only face "
                                       f"cards of {card.suit.noun} are usable")
         if size < 1:
-            return RuleError("OIC-5", f"{your} max card size in {card.suit.noun} is {_num(size)} "
-                                      f"({explain_max_size(rating, s.scope, card.suit)})")
+            best = best_organization(state, side, card.suit, player)
+            why = explain_max_size(rating, s.scope, card.suit, best.name if best else None)
+            rule = "OIC-18" if size == 0 and rating - s.scope.offset >= 1 else "OIC-5"
+            return RuleError(rule, f"{your} max card size in {card.suit.noun} is {_num(size)} ({why})")
         return RuleError("OIC-5", f"the {card.label} is above {your} max card size in "
                                   f"{card.suit.noun} ({size})")
     if not state.chain:
@@ -1071,8 +1131,12 @@ def _discard(state: ConflictState, action: Mapping[str, Any], rng: random.Random
             raise RuleError("OIC-8", f"{name} ({s.name}) does not hold the {card.label}")
     index = 0 if len(state.draw_piles) == 1 else side
     kept = tuple(card for card in hand if card not in cards)
-    pile, discards = state.draw_piles[index], state.discard_piles[index] + tuple(cards)
-    drawn, pile, discards = _draw(pile, discards, len(hand) - len(kept), rng)
+    # OIC-9 (variant): only the discards already on the pile can be reshuffled into a new
+    # draw pile; this player's own discards join the pile after the refill, so they never
+    # come back in it. HR-OIC-3: a refill nothing can cover leaves the hand short.
+    drawn, pile, earlier = _draw(state.draw_piles[index], state.discard_piles[index],
+                                 len(hand) - len(kept), rng)
+    discards = earlier + tuple(cards)
     hands = _set(state.hands, side, _set(state.hands[side], player, kept + drawn))
     discarded = _set(state.discarded, side, _set(state.discarded[side], player, True))
     new = replace(state, hands=hands, discarded=discarded,
@@ -1166,14 +1230,14 @@ def _pass(state: ConflictState, action: Mapping[str, Any]) -> ConflictState:
         sides, change = _change(sides, target, suit, delta)
         if change is None:
             explanation = (f"{compare}: {names[target]} has no organization in {suit.noun}, "
-                           "so nothing changes (OIC-16)")
+                           "so nothing changes (OIC-16, ruling)")
             player = org_name = before = after = None
             applied = 0
         else:
             player, org_name, before, after = change
             applied = after - before
             if applied == 0:
-                explanation = f"{head}; {org_name} is already at 0 (OIC-16: ratings never go below 0)"
+                explanation = f"{head}; {org_name} is already at 0 (OIC-16, ruling: ratings never go below 0)"
             else:
                 explanation = f"{head}; {org_name} {before} → {after}"
         result = RoundResult(
@@ -1193,7 +1257,7 @@ def _next_round(state: ConflictState, rng: random.Random) -> ConflictState:
     """OIC-17/OIC-9: the loser of the last round opens the next; fresh shuffle and hands."""
     if state.phase != "round-over":
         if state.phase == "conflict-over":
-            raise RuleError("OIC-17", f"the conflict is over. {state.end_message}")
+            raise RuleError("OIC-17", f"the conflict is over. {_without_id(state.end_message)}")
         raise RuleError("OIC-17", f"round {state.round} is still being played")
     loser = state.results[-1].loser
     new = replace(state, round=state.round + 1, aggressor=loser, chain=())

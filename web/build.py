@@ -23,6 +23,8 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from engine import conflict
+
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "web" / "templates"
 STATIC = ROOT / "static"
@@ -221,7 +223,7 @@ def render_pages(out: Path) -> None:
     chunks = sorted(p.name for p in (out / "vendor" / "pyscript").glob("core-*.js"))
     page = env.get_template("index.html.j2").render(
         tools=TOOLS, csp=CSP, pyscript_config=json.dumps(PYSCRIPT_CONFIG, separators=(",", ":")),
-        pyscript_chunks=chunks)
+        pyscript_chunks=chunks, scenario_choices=conflict.SCENARIO_CHOICES)
     write(out / "index.html", page)
 
 

@@ -1,4 +1,4 @@
-"""Organizations In Conflict (engine.conflict): one or more tests per clause OIC-1 … OIC-17."""
+"""Organizations In Conflict (engine.conflict): one or more tests per clause OIC-1 … OIC-18."""
 
 from __future__ import annotations
 
@@ -125,10 +125,52 @@ def test_oic_3_scope_table():
     assert [s.label for s in Scope] == ["Home ground", "Regional", "War", "World war", "Superconflict"]
 
 
-@pytest.mark.parametrize("scope, size", [("home", 9), ("regional", 4), ("war", -1), ("world war", -6),
-                                         ("superconflict", -11), (Scope.WAR, -1)])
+@pytest.mark.parametrize("scope, size", [("home", 26), ("regional", 21), ("war", 16), ("world war", 11),
+                                         ("superconflict", 6), (Scope.WAR, 16)])
 def test_oic_3_max_card_size_is_power_minus_scope_offset(scope, size):
-    assert max_card_size(14, scope) == size
+    assert max_card_size(31, scope) == size
+
+
+@pytest.mark.parametrize("power, scope, size", [
+    (14, "home", 9),            # home ground: every organization has influence
+    (6, "home", 1),
+    (15, "regional", 0),        # 15 or lower: no influence beyond home ground (15 − 10 would be 5)
+    (16, "regional", 6),
+    (11, "regional", 0),        # fire department at regional scope
+    (20, "war", 0), (21, "war", 6),
+    (25, "world war", 0), (26, "world war", 6),
+    (30, "superconflict", 0), (31, "superconflict", 6),
+    (3, "regional", -7),        # already below 1: the plain sum stays (face cards only either way)
+])
+def test_oic_18_no_influence_at_or_below_the_scope_threshold(power, scope, size):
+    assert max_card_size(power, scope) == size
+    assert Scope.parse(scope).has_influence(power) == (scope == "home" or size > 0)
+
+
+def test_oic_18_reason_names_the_organization_and_the_threshold():
+    setup = oic.purple_dragon_setup()
+    setup["sides"][0]["scope"] = "regional"
+    setup.update(aggressor=0, deck="table")
+    state = oic.start(setup, None, random.Random(1))
+    reason = oic.max_size_reason(state, 0, 0, Suit.CLUBS)
+    assert reason == ("clubs: fire department (11) has no influence beyond home ground "
+                      "(OIC-18, ruling: power must be above 15): face cards only")
+    assert player_max_sizes(state, 0, 0)[Suit.CLUBS] == 0
+    # Only face cards of clubs are usable for the League there; a number card is refused by OIC-18.
+    with pytest.raises(RuleError, match=r"^OIC-18: your max card size in clubs is 0 \(clubs: fire department"):
+        check_play(state, 0, "2C")
+    check_play(state, 0, "KC")  # face cards stay usable (OIC-5)
+
+
+def test_oic_18_a_stronger_organization_of_the_suit_still_counts():
+    setup = oic.purple_dragon_setup()
+    league = setup["sides"][0]
+    league["scope"] = "regional"
+    league["players"][0]["organizations"].append(
+        {"name": "Fire brigade HQ", "power": 17, "suit": "C", "location": "downtown"})
+    state = oic.start(setup, None, random.Random(1))
+    assert player_max_sizes(state, 0, 0)[Suit.CLUBS] == 7
+    assert oic.max_size_reason(state, 0, 0, Suit.CLUBS) == "clubs 17 − 10 at regional scope = 7"
 
 
 @pytest.mark.parametrize("bad", ["galactic", "", None, 3])
@@ -151,12 +193,12 @@ def test_oic_3_oic_4_engaged_only_with_power_above_threshold(scope, threshold):
 
 def test_oic_4_card_sizes_from_the_sides_own_scope_engagement_from_the_conflicts():
     # A regional side in a home-ground conflict: card sizes power − 10, engaged above 5.
-    a = side("Far", player("P", org("Raiders", 14, "S"), org("Spies", 6, "H")), scope="regional")
+    a = side("Far", player("P", org("Raiders", 19, "S"), org("Spies", 6, "H")), scope="regional")
     state = replay(table_game(conflict_setup(a, aggressor=1)))
-    assert player_max_sizes(state, 0, 0)[Suit.SPADES] == 4
+    assert player_max_sizes(state, 0, 0)[Suit.SPADES] == 9
     assert player_max_sizes(state, 0, 0)[Suit.HEARTS] == -4
     assert oic.engageable_suits(state, 0) == [Suit.SPADES, Suit.HEARTS]
-    assert oic.max_size_reason(state, 0, 0, Suit.SPADES) == "spades 14 − 10 at regional scope = 4"
+    assert oic.max_size_reason(state, 0, 0, Suit.SPADES) == "spades 19 − 10 at regional scope = 9"
     # Beta (aggressor) may open hearts: Far's hearts 6 is above 5 at home ground.
     game = run(table_game(conflict_setup(a, aggressor=1)), "8H")
     assert replay(game).chain[-1].card == C("8H")
@@ -297,11 +339,30 @@ def test_oic_9_variant_shared_deck_reshuffles_discards_when_it_runs_out():
     second = list(mid.hands[1][0])
     game = apply(game, {"type": "discard", "side": 1, "player": 0, "cards": [str(c) for c in second]})
     end = replay(game)
-    # 7 from the pile, then the 30 discards were shuffled into a new pile and 8 more drawn.
-    assert len(end.hands[1][0]) == 15 and len(end.draw_piles[0]) == 22 and end.discard_piles[0] == ()
+    # 7 from the pile; then only the League's 15 earlier discards were shuffled into a new
+    # pile and 8 more drawn: the zombies' own 15 discards wait on the discard pile.
+    assert len(end.hands[1][0]) == 15 and len(end.draw_piles[0]) == 7
+    assert set(end.discard_piles[0]) == set(second)
     everything = end.hands[0][0] + end.hands[1][0] + end.draw_piles[0] + end.discard_piles[0]
     assert len(everything) == 52 == len(set(everything))
-    assert set(end.hands[1][0]) & (set(first) | set(second))  # some discards came back
+    assert set(end.hands[1][0]) & set(first)  # the League's discards came back …
+    assert not set(end.hands[1][0]) & set(second)  # … never the zombies' own (OIC-9 variant)
+
+
+def test_oic_9_variant_own_discards_never_come_back_hr_oic_3_short_refill():
+    # Two sides of five players: 25 + 25 cards dealt from one deck, 2 left in the pile. The
+    # first player to discard everything can refill only 2: their own 3 other discards never
+    # come back in the same refill, so the hand stays short (HR-OIC-3).
+    five = [player(f"P{i}", org(f"Org{i}", 14, "S")) for i in range(5)]
+    beta = side("Beta", *[player(f"Q{i}", org(f"B{i}", 14, "H")) for i in range(5)])
+    setup = conflict_setup(side("Alpha", *five), beta, deck="app")
+    game = new_game(KIND, setup, {"deck": "shared"}, seed=9)
+    state = replay(game)
+    assert len(state.draw_piles[0]) == 2
+    hand = [str(c) for c in state.hands[0][0]]
+    state = replay(apply(game, {"type": "discard", "side": 0, "player": 0, "cards": hand}))
+    assert len(state.hands[0][0]) == 2 and not {str(c) for c in state.hands[0][0]} & set(hand)
+    assert "HR-OIC-3" in HOUSE_RULES
 
 
 def test_oic_9_every_round_starts_with_a_fresh_shuffle_and_hand():
@@ -379,6 +440,10 @@ def test_oic_11_reasons_for_players():
     assert why_not_follow(C("2S"), C("10H")) == ("OIC-11: the 2♠ neither beats the 10♥ nor trumps it "
                                                   "(only diamonds trump hearts)")
     assert why_not_follow(C("10H"), None) is None
+    # Articles read right: "an ace", "an eight".
+    assert why_not_follow(C("7H"), C("8H")) == "OIC-11: the 7♥ neither beats the 8♥ nor trumps it"
+    assert why_not_follow(C("AH"), C("AH")) == ("OIC-11: the A♥ (an ace counts 1) neither beats the A♥ "
+                                                 "(an ace counts 1) nor trumps it")
 
 
 def test_oic_11_only_the_current_card_matters():
@@ -570,8 +635,9 @@ def test_oic_16_no_organization_in_the_suit_loses_nothing():
     result = state.results[0]
     assert result.organization is None and result.delta == 0 and not result.changed
     assert result.explanation == ("last card ♥ ≠ first card ♠: Beta has no organization in hearts, "
-                                  "so nothing changes (OIC-16)")
+                                  "so nothing changes (OIC-16, ruling)")
     assert state.sides[1] == state.initial_sides[1]
+    assert "OIC-16" in oic.RULINGS
 
 
 def test_oic_16_ratings_never_go_below_zero():
@@ -617,8 +683,9 @@ def test_oic_17_conflict_ends_when_a_side_cannot_be_engaged_in_any_suit():
                                  "Alpha wins the conflict after 1 round (1 day).")
     assert oic.status(state) == state.end_message
     for action in ("pass", "next", "KS"):
-        with pytest.raises(RuleError, match="OIC-17: the conflict is over"):
+        with pytest.raises(RuleError, match="OIC-17: the conflict is over") as refused:
             run(game, action)
+        assert str(refused.value).count("OIC-17") == 1  # the rule id is not repeated
 
 
 def test_oic_17_history_keeps_rounds_and_elapsed_time():
@@ -969,7 +1036,7 @@ def test_every_accepted_card_follows_and_is_usable(setup, rules, seed):
             try:
                 check_play(state, p, card)
             except RuleError as err:
-                assert str(err).startswith(("OIC-5", "OIC-8", "OIC-9", "OIC-10", "OIC-11", "OIC-13"))
+                assert str(err).startswith(("OIC-5", "OIC-8", "OIC-9", "OIC-10", "OIC-11", "OIC-13", "OIC-18"))
                 continue
             accepted.append((p, card))
             assert is_usable(card, player_max_sizes(state, side_, p)[card.suit])

@@ -23,6 +23,12 @@ node_modules/.installed: package.json package-lock.json
 	$(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq
 	$(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 
+# zbarimg decodes the share QR codes in the e2e tests (tests/e2e/test_share_qr.py).
+/usr/bin/zbarimg:
+	@command -v apt-get >/dev/null || { echo "Install zbar-tools (zbarimg at /usr/bin/zbarimg)"; exit 1; }
+	$(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq
+	$(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq zbar-tools
+
 deps: $(VENV)/.installed node_modules/.installed
 
 site: deps
@@ -37,10 +43,10 @@ test-engine: $(VENV)/.installed
 test-pyodide: deps
 	node tests/pyodide/run.mjs
 
-test-e2e: site /usr/bin/chromium
+test-e2e: site /usr/bin/chromium /usr/bin/zbarimg
 	$(PY) -m pytest tests/e2e -q
 
-test: site /usr/bin/chromium
+test: site /usr/bin/chromium /usr/bin/zbarimg
 	$(PY) -m pytest tests/engine tests/web tests/build -q
 	node tests/pyodide/run.mjs
 	$(PY) -m pytest tests/e2e -q

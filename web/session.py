@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from engine import codec
 from engine import game as games
-from web import platform
+from web import platform, qr
 from web.dom import button, h
 from web.store import ConflictingEdit, DamagedSave, NoSuchSave, StoreError
 
@@ -37,6 +37,7 @@ class Session:
         self.rename_text = ""
         self.stale = False  # another tab saved this game since we loaded it
         self.copied: str | None = None
+        self.codes = qr.ShareCodes(lambda: self.app.render())  # the Share drawer's QR codes
 
     # ------------------------------------------------------------ state
     @property
@@ -348,7 +349,8 @@ class Session:
                               cls="btn small primary"),
                        button("Share…", "session:native-share", which, cls="btn small")
                        if platform.can_share() else None,
-                       h("span", {"class": "muted"}, f"{len(url):,} characters")))
+                       h("span", {"class": "muted"}, f"{len(url):,} characters")),
+                     self.codes.figure(which, title, url))
 
         return h("div", {"class": "panel drawer", "aria-label": "Share"},
                  h("div", {"class": "spread"}, h("h2", {}, "Share this game"),
@@ -358,7 +360,9 @@ class Session:
                             public, "public"),
                  link_block("Full game (for your own devices)", "Everything, including hidden hands and the "
                             "deck order: anyone with this link can see every card. Use it to move the game to "
-                            "another tablet.", full, "full"))
+                            "another tablet.", full, "full"),
+                 self.codes.overlay({"public": ("Spectator view", public),
+                                     "full": ("Full game (for your own devices)", full)}))
 
     def handle(self, action: str, arg: str | None, el=None) -> bool:
         """Handle a ``session:`` action; returns False when it is not one."""
@@ -380,6 +384,7 @@ class Session:
         elif name == "drawer":
             self.drawer = None if not arg or self.drawer == arg else arg
             self.renaming, self.copied = None, None
+            self.codes.full_screen = None
         elif name == "open" and arg:
             self.open(arg)
         elif name == "new":
@@ -421,6 +426,8 @@ class Session:
         elif name == "copy" and arg:
             platform.copy_text(self.share_url(public=arg == "public"))
             self.copied = arg
+        elif name in ("qr-full", "qr-close"):
+            self.codes.handle(name, arg)
         elif name == "native-share" and arg:
             platform.share_link(f"{self.title} — Conflict Table", self.share_url(public=arg == "public"))
         return True

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from engine import codec
 from engine import game as games
-from web import platform, qr
+from web import platform
 from web.dom import button, h
 from web.store import ConflictingEdit, DamagedSave, NoSuchSave, StoreError
 
@@ -37,7 +37,7 @@ class Session:
         self.rename_text = ""
         self.stale = False  # another tab saved this game since we loaded it
         self.copied: str | None = None
-        self.codes = qr.ShareCodes(lambda: self.app.render())  # the Share drawer's QR codes
+        self._codes = None  # the Share drawer's QR codes (web/qr.py), made when first shown
 
     # ------------------------------------------------------------ state
     @property
@@ -334,6 +334,15 @@ class Session:
                    h("span", {"class": "muted"}, "or drop an exported .json file anywhere on this page. "
                                                  "An import is always added as a new save.")))
 
+    @property
+    def codes(self):
+        """The Share drawer's QR codes; web.qr is imported the first time a drawer shows them."""
+        if self._codes is None:
+            from web import qr
+
+            self._codes = qr.ShareCodes(lambda: self.app.render())
+        return self._codes
+
     def _share_view(self):
         full = self.share_url(public=False)
         public = self.share_url(public=True)
@@ -384,7 +393,8 @@ class Session:
         elif name == "drawer":
             self.drawer = None if not arg or self.drawer == arg else arg
             self.renaming, self.copied = None, None
-            self.codes.full_screen = None
+            if self._codes is not None:
+                self._codes.full_screen = None
         elif name == "open" and arg:
             self.open(arg)
         elif name == "new":

@@ -340,7 +340,8 @@ class Session:
         if self._codes is None:
             from web import qr
 
-            self._codes = qr.ShareCodes(lambda: self.app.render())
+            # segno arrives asynchronously: redraw in turn with the events (App.later)
+            self._codes = qr.ShareCodes(lambda: self.app.later(0, self.app.render))
         return self._codes
 
     def _share_view(self):

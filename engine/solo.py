@@ -335,18 +335,8 @@ class _Table:
                 self.gain[si][i] = _worth(power + 1, s.scope, threshold) - now
                 self.loss[si][i] = now - _worth(max(0, power - 1), s.scope, threshold)
         # Normal's cost of spending a card, per side and per suit the round is about
-        # (index 4: not opened yet): same suit as the current card / a trump.
-        self.cost_same = [[None] * 5 for _ in sides]
-        self.cost_trump = [[None] * 5 for _ in sides]
-        for si in range(len(sides)):
-            for first in range(5):
-                same, trump = [], []
-                for c in range(52):
-                    worth = 4 * self.end_worth(si, _SUIT[c], None if first == 4 else first)
-                    same.append((30 + _RANK[c] if _FACE[c] else _VALUE[c]) - worth)
-                    trump.append((30 + _RANK[c] if _FACE[c] else 10 + _VALUE[c]) - worth)
-                self.cost_same[si][first] = tuple(same)
-                self.cost_trump[si][first] = tuple(trump)
+        # (index 4: not opened yet): same suit as the current card / a trump. Built on use.
+        self._costs: dict[tuple[int, int], tuple[tuple[float, ...], tuple[float, ...]]] = {}
         self._orders = [[[None] * 52 for _ in range(5)] for _ in sides]
         self.sides_key = ";".join(
             f"{s.name}|{s.scope.value}|" + ",".join(
@@ -371,14 +361,28 @@ class _Table:
         worth = self.loss[loser][last]
         return -worth if loser == side else worth
 
+    def costs(self, side: int, key: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """Normal's cost of each card for *side* (same suit as the current card, or a trump).
+
+        A number card costs its value (a trump 10 more), a face card 30 and up (jack <
+        queen < king), less four times what the round would give if it ended on that card.
+        """
+        found = self._costs.get((side, key))
+        if found is None:
+            first = None if key == 4 else key
+            worth = [4 * self.end_worth(side, suit, first) for suit in range(4)]
+            same = tuple((30 + _RANK[c] if _FACE[c] else _VALUE[c]) - worth[_SUIT[c]] for c in range(52))
+            trump = tuple((30 + _RANK[c] if _FACE[c] else 10 + _VALUE[c]) - worth[_SUIT[c]] for c in range(52))
+            found = self._costs[(side, key)] = (same, trump)
+        return found
+
     def order(self, side: int, first: int | None, current: int) -> list[int]:
         """Normal's preference among every card that may follow *current*, cheapest first."""
         key = 4 if first is None else first
         row = self._orders[side][key]
         found = row[current]
         if found is None:
-            same = self.cost_same[side][key]
-            trump = self.cost_trump[side][key]
+            same, trump = self.costs(side, key)
             cur_suit = _SUIT[current]
             found = sorted((c for c in range(52) if self.follows(c, current)),
                            key=lambda c: ((same if _SUIT[c] == cur_suit else trump)[c], c))

@@ -58,6 +58,11 @@ HARD_SAMPLES = 32
 #: max card size (up to 10, when every number card is usable) is worth this much more.
 SIZE_WEIGHT = 0.1
 
+#: A point of the other side's life (above the engagement threshold) is worth this many
+#: of one's own; knocking a side out of the conflict (OIC-17) is worth KNOCKOUT more.
+OPPONENT_WEIGHT = 2.0
+KNOCKOUT = 10.0
+
 SUITS: tuple[Suit, ...] = tuple(Suit)
 _DECK: tuple[Card, ...] = full_deck()
 _INDEX: dict[Card, int] = {card: i for i, card in enumerate(_DECK)}
@@ -322,18 +327,43 @@ class _Table:
             self.usable.append(rows)
         # Per side: suits (indexes) in which it can be engaged (opening, OIC-10).
         self.engageable = [frozenset(SUITS.index(x) for x in oic._side_engageable(s, scope)) for s in sides]
-        # What a +1 / −1 in each suit is worth to each side (OIC-15/16, in rating points).
-        self.gain = [[0.0] * 4 for _ in sides]
-        self.loss = [[0.0] * 4 for _ in sides]
+        # OIC-15/16: what a +1 / −1 in each suit does to a side's standing. A side's
+        # *life* is its points above the engagement threshold over all suits (OIC-17: at
+        # 0 it has lost); its *sizes* its max card sizes (up to 10) over all suits.
+        life = [0, 0]
+        change = [[[(0, 0.0), (0, 0.0)] for _ in range(4)] for _ in sides]  # [side][suit][gain/loss]
         for si, s in enumerate(sides):
             for i, suit in enumerate(SUITS):
                 best = oic._best(s, suit)
                 if best is None:
                     continue
                 power = s.players[best[0]].organizations[best[1]].power
-                now = _worth(power, s.scope, threshold)
-                self.gain[si][i] = _worth(power + 1, s.scope, threshold) - now
-                self.loss[si][i] = now - _worth(max(0, power - 1), s.scope, threshold)
+                life[si] += max(0, power - threshold)
+                up, down = power + 1, max(0, power - 1)
+                change[si][i] = [
+                    (max(0, up - threshold) - max(0, power - threshold), _size(up, s.scope) - _size(power, s.scope)),
+                    (max(0, down - threshold) - max(0, power - threshold), _size(down, s.scope) - _size(power, s.scope)),
+                ]
+        # stake[me][changed side][suit][0 gain, 1 loss]: what that change is worth to *me*:
+        # a point of my life counts 1, a point of the other side's life counts
+        # OPPONENT_WEIGHT (a conflict is won by beating the other side down, not by piling
+        # up points), a side knocked out counts KNOCKOUT, card sizes a little.
+        self.life = tuple(life)
+        self.stake = [[[[0.0, 0.0] for _ in range(4)] for _ in range(2)] for _ in range(2)]
+        for me in range(2):
+            for changed in range(2):
+                for i in range(4):
+                    for k in range(2):
+                        dl, ds = change[changed][i][k]
+                        if changed == me:
+                            worth = dl + SIZE_WEIGHT * ds
+                            if life[me] + dl <= 0 < life[me]:
+                                worth -= KNOCKOUT
+                        else:
+                            worth = -OPPONENT_WEIGHT * dl - SIZE_WEIGHT * ds
+                            if life[changed] + dl <= 0 < life[changed]:
+                                worth += KNOCKOUT
+                        self.stake[me][changed][i][k] = worth
         # Normal's cost of spending a card, per side and per suit the round is about
         # (index 4: not opened yet): same suit as the current card / a trump. Built on use.
         self._costs: dict[tuple[int, int], tuple[tuple[float, ...], tuple[float, ...]]] = {}
@@ -345,21 +375,22 @@ class _Table:
             for s in sides)
 
     def end_worth(self, side: int, suit: int, first: int | None) -> float:
-        """What *side* wins if the round ends on its card of *suit* (the other side cannot play)."""
+        """What *side* wins if the round ends on its card of *suit* (the other side cannot play).
+
+        OIC-15: in the suit the round is about, the winner gains 1; in another suit, the
+        loser loses 1 in the suit of the last card.
+        """
         if first is None or first == suit:
-            return self.gain[side][suit]
-        return self.loss[1 - side][suit]
+            return self.stake[side][side][suit][0]
+        return self.stake[side][1 - side][suit][1]
 
     def value(self, side: int, winner: int, first: int | None, last: int | None) -> float:
-        """OIC-15/16: what a round that ends this way is worth to *side* (rating points)."""
+        """OIC-15/16: what a round that ends this way is worth to *side*."""
         if first is None:
             return 0.0  # HR-OIC-1: nothing at stake
         if first == last:
-            worth = self.gain[winner][first]
-            return worth if winner == side else -worth
-        loser = 1 - winner
-        worth = self.loss[loser][last]
-        return -worth if loser == side else worth
+            return self.stake[side][winner][first][0]
+        return self.stake[side][1 - winner][last][1]
 
     def costs(self, side: int, key: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
         """Normal's cost of each card for *side* (same suit as the current card, or a trump).
@@ -438,10 +469,9 @@ class _Round:
         return self.t.follows(card, self.current)
 
 
-def _worth(power: int, scope: oic.Scope, threshold: int) -> float:
-    """A side's stake in one suit: points above the engagement threshold, plus card size."""
-    size = max(0, min(10, oic.max_card_size(power, scope)))
-    return max(0, power - threshold) + SIZE_WEIGHT * size
+def _size(power: int, scope: oic.Scope) -> int:
+    """OIC-5/OIC-18: max card size, counted 0 … 10 (from 10 every number card is usable)."""
+    return max(0, min(10, oic.max_card_size(power, scope)))
 
 
 def _open_pick(t: _Table, side: int, cards: list[int]) -> tuple[int, int, int] | None:
@@ -461,7 +491,7 @@ def _open_pick(t: _Table, side: int, cards: list[int]) -> tuple[int, int, int] |
         if suit not in engageable:
             continue
         backing = counts[t.trumped_by[suit]]
-        strength = counts[suit] + backing + 2 * t.gain[side][suit]
+        strength = counts[suit] + backing + 2 * t.end_worth(side, suit, None)
         key = (-strength, _FACE[card], _RANK[card] if _FACE[card] else _VALUE[card], card)
         if best_key is None or key < best_key:
             best, best_key = (i, counts[suit], backing), key
@@ -520,9 +550,9 @@ def _normal_why(obs: Observation, ctx: _Round, cards: list[int], card: int) -> s
     if not _FACE[card] and keeps_faces:
         what += " and keeps its face cards"
     worth = t.end_worth(side, _SUIT[card], ctx.first)
-    if worth >= 1 and _SUIT[card] != ctx.first:
+    if worth > 0.5 and _SUIT[card] != ctx.first:
         what += f"; if it stands, you lose a point in {suit.noun}"
-    elif worth >= 1:
+    elif worth > 0.5:
         what += f"; if it stands, it gains a point in {suit.noun}"
     return what
 
@@ -585,7 +615,9 @@ def _hard_play(obs: Observation, ctx: _Round, legal: list[tuple[int, int]], samp
     side = obs.side
     t = ctx.t
     normal_player, normal_card, normal_why = normal_play(obs, ctx)
-    candidates: list[tuple[int, int] | None] = list(legal)
+    candidates: list[tuple[int, int] | None] = list(_distinct(legal))
+    if (normal_card, normal_player) not in candidates:
+        candidates.append((normal_card, normal_player))
     if ctx.current is not None:
         candidates.append(None)  # pass: the round ends on the current card
     if len(candidates) == 1:
@@ -632,6 +664,29 @@ def _hard_play(obs: Observation, ctx: _Round, legal: list[tuple[int, int]], samp
     why = (f"the best of {len(candidates)} moves over {n} deals it could not see "
            f"({_signed(mean)} rating points on average)")
     return _play_decision(obs, player, card, why, "hard")
+
+
+def _distinct(legal: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Hard's candidate moves: per suit, its lowest and highest number card and face card.
+
+    Cards between them differ only in how hard they are to beat; the extremes bracket
+    that choice and keep the decision fast (sorted by card, so the order is fixed).
+    """
+    keep: dict[tuple[int, bool], list[tuple[int, int]]] = {}
+    for move in legal:
+        card = move[0]
+        group = keep.setdefault((_SUIT[card], _FACE[card]), [])
+        group.append(move)
+    out = set()
+    for group in keep.values():
+        out.add(min(group, key=_strength))
+        out.add(max(group, key=_strength))
+    return sorted(out)
+
+
+def _strength(move: tuple[int, int]) -> tuple[int, int]:
+    card = move[0]
+    return (_RANK[card] if _FACE[card] else _VALUE[card], card)
 
 
 def _signed(value: float) -> str:

@@ -10,8 +10,11 @@ decision time p95 ≤ 300 ms on Pyodide) as met or missed.
    same powers in shuffled suits; random scope, players per side and rules
    variants), seeded; the stronger policy plays side 0 in even-numbered conflicts
    and side 1 in odd ones (so it is the aggressor of round 1 half the time). A
-   conflict still running after :data:`MAX_ROUNDS` rounds counts as half a win.
-   The win rate comes with a 95 % Wilson interval.
+   conflict still running after :data:`MAX_ROUNDS` rounds (the rules let a side that
+   is behind avoid ever losing a point, so some never end) is adjudicated to the side
+   with more life — points above the engagement threshold (OIC-4, OIC-17) — and half
+   each when even. The win rate comes with a 95 % Wilson interval, and the rate over
+   decided conflicts only is reported beside it.
 2. Decision time: every decision of a few simulated conflicts is timed, per level,
    on CPython and on Pyodide's Python under Node (``node_modules/pyodide``):
    median and 95th percentile.
@@ -80,13 +83,23 @@ def dragon_setup(rng: random.Random) -> tuple[dict[str, Any], dict[str, Any]]:
 # One conflict
 
 
+def life(state: Any, side: int) -> int:
+    """A side's points above the engagement threshold over all suits (OIC-17: 0 = beaten)."""
+    from engine import conflict
+
+    threshold = state.scope.engage_threshold
+    return sum(max(0, rating - threshold) for rating in conflict.side_ratings(state, side).values())
+
+
 def play_conflict(setup: dict[str, Any], rules: dict[str, Any], levels: tuple[str, str], seed: int,
                   timings: dict[str, list[float]] | None = None,
-                  max_rounds: int = MAX_ROUNDS) -> tuple[int | None, int]:
+                  max_rounds: int = MAX_ROUNDS) -> tuple[int | None, int, bool]:
     """Play a whole conflict, side s played by the app at ``levels[s]``.
 
-    Returns (winner or None, rounds played). With ``timings``, every decision's time
-    in ms is appended under its level.
+    Returns (winner, rounds played, decided). A conflict still running after
+    ``max_rounds`` rounds is adjudicated (``decided`` False): the side with more life
+    (points above the engagement threshold) is the winner, ``None`` when even. With
+    ``timings``, every decision's time in ms is appended under its level.
     """
     from engine import conflict, solo
 
@@ -96,7 +109,9 @@ def play_conflict(setup: dict[str, Any], rules: dict[str, Any], levels: tuple[st
     while state.phase != "conflict-over":
         if state.phase == "round-over":
             if state.round >= max_rounds:
-                return None, state.round
+                lives = (life(state, 0), life(state, 1))
+                winner = None if lives[0] == lives[1] else (0 if lives[0] > lives[1] else 1)
+                return winner, state.round, False
             state = conflict.step(state, {"type": "next_round"}, rules, rng)
             continue
         side, _ = solo.to_act(state)
@@ -105,7 +120,7 @@ def play_conflict(setup: dict[str, Any], rules: dict[str, Any], levels: tuple[st
         if timings is not None:
             timings.setdefault(levels[side], []).append((clock() - t0) * 1000)
         state = conflict.step(state, decision.action, rules, rng)
-    return state.winner, state.round
+    return state.winner, state.round, True
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -120,11 +135,16 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def strength(strong: str, weak: str, setups: str, conflicts: int, seed: int = SEED,
-             progress: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Win rate of ``strong`` against ``weak`` over ``conflicts`` simulated conflicts."""
+             progress: Callable[[str], None] | None = None, max_rounds: int = MAX_ROUNDS) -> dict[str, Any]:
+    """Win rate of ``strong`` against ``weak`` over ``conflicts`` simulated conflicts.
+
+    A conflict won outright counts 1; one adjudicated at the round cap counts 1 for
+    the side ahead and ½ each when even. Also reported: the rate over decided
+    conflicts only.
+    """
     make = dragon_setup if setups == "dragon" else balanced_setup
-    wins = 0.0
-    stalled = 0
+    score = 0.0
+    counts = {"won": 0, "lost": 0, "ahead": 0, "behind": 0, "even": 0}
     rounds = []
     started = time.perf_counter()
     for i in range(conflicts):
@@ -132,18 +152,25 @@ def strength(strong: str, weak: str, setups: str, conflicts: int, seed: int = SE
         setup, rules = make(rng)
         swap = i % 2 == 1
         levels = (weak, strong) if swap else (strong, weak)
-        winner, played = play_conflict(setup, rules, levels, seed * 104729 + i)
+        me = 1 if swap else 0
+        winner, played, decided = play_conflict(setup, rules, levels, seed * 104729 + i, max_rounds=max_rounds)
         rounds.append(played)
         if winner is None:
-            wins += 0.5
-            stalled += 1
-        elif winner == (1 if swap else 0):
-            wins += 1
-        if progress and (i + 1) % 50 == 0:
-            progress(f"  {strong} vs {weak} ({setups}): {i + 1}/{conflicts}, {wins / (i + 1):.1%}")
-    low, high = wilson(wins, conflicts)
+            score += 0.5
+            counts["even"] += 1
+        elif winner == me:
+            score += 1
+            counts["won" if decided else "ahead"] += 1
+        else:
+            counts["lost" if decided else "behind"] += 1
+        if progress and (i + 1) % 25 == 0:
+            progress(f"  {strong} vs {weak} ({setups}): {i + 1}/{conflicts}, {score / (i + 1):.1%} {counts}")
+    low, high = wilson(score, conflicts)
+    decided = counts["won"] + counts["lost"]
     return {"strong": strong, "weak": weak, "setups": setups, "conflicts": conflicts,
-            "win_rate": wins / conflicts, "ci95": [low, high], "undecided": stalled,
+            "win_rate": score / conflicts, "ci95": [low, high], **counts,
+            "decided_win_rate": counts["won"] / decided if decided else None,
+            "decided_ci95": list(wilson(counts["won"], decided)) if decided else None,
             "rounds_median": statistics.median(rounds), "seconds": time.perf_counter() - started}
 
 
@@ -239,26 +266,38 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--conflicts", type=int, default=None, help="conflicts per pairing and set-up kind")
     parser.add_argument("--no-node", action="store_true", help="skip the Pyodide timings")
     parser.add_argument("--only", choices=["strength", "time"], default=None)
+    parser.add_argument("--pairing", choices=["hard-normal", "normal-easy"], default=None,
+                        help="only this pairing (to run the two in parallel)")
+    parser.add_argument("--setups", choices=["dragon", "balanced"], default=None, help="only these set-ups")
+    parser.add_argument("--max-rounds", type=int, default=MAX_ROUNDS)
     args = parser.parse_args(argv)
     conflicts = args.conflicts or (100 if args.quick else 1000)
     timing_conflicts = 2 if args.quick else 6
     say = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
-    report: dict[str, Any] = {"hard_samples": solo.HARD_SAMPLES, "max_rounds": MAX_ROUNDS, "seed": SEED}
+    report: dict[str, Any] = {"hard_samples": solo.HARD_SAMPLES, "max_rounds": args.max_rounds, "seed": SEED}
     lines = [f"Solo benchmark — Hard samples {solo.HARD_SAMPLES}, seed {SEED}"]
     if args.only in (None, "strength"):
         rows = []
         for strong, weak in PAIRINGS:
+            if args.pairing and args.pairing != f"{strong}-{weak}":
+                continue
             for setups in ("dragon", "balanced"):
-                row = strength(strong, weak, setups, conflicts, progress=say)
+                if args.setups and args.setups != setups:
+                    continue
+                row = strength(strong, weak, setups, conflicts, progress=say, max_rounds=args.max_rounds)
                 rows.append(row)
                 target = TARGETS[(strong, weak)]
                 low, high = row["ci95"]
                 mark = "met" if row["win_rate"] >= target else "MISSED"
+                dec = row["decided_win_rate"]
+                dec_text = (f"decided only {dec:.1%} [{row['decided_ci95'][0]:.1%}, {row['decided_ci95'][1]:.1%}]"
+                            if dec is not None else "none decided")
                 lines.append(
                     f"  {strong:>6} vs {weak:<6} {setups:<9} n={row['conflicts']:<5} "
-                    f"win {row['win_rate']:6.1%}  95% CI [{low:6.1%}, {high:6.1%}]  "
-                    f"(target {target:.0%}: {mark}; undecided {row['undecided']}, "
-                    f"median {row['rounds_median']} rounds, {row['seconds']:.0f} s)")
+                    f"win {row['win_rate']:6.1%}  95% CI [{low:6.1%}, {high:6.1%}]  target {target:.0%}: {mark}\n"
+                    f"        won {row['won']}, lost {row['lost']}, at the cap ahead {row['ahead']} / behind "
+                    f"{row['behind']} / even {row['even']}; {dec_text}; median {row['rounds_median']} rounds, "
+                    f"{row['seconds']:.0f} s")
         report["strength"] = rows
     if args.only in (None, "time"):
         cpy = decision_times(timing_conflicts)
@@ -279,7 +318,8 @@ def main(argv: list[str] | None = None) -> int:
                     lines.append(f"  Hard p95 {hard['p95_ms']:.0f} ms (target ≤ {HARD_P95_MS:.0f} ms: {mark})")
     print("\n".join(lines))
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / ("solo-quick.json" if args.quick else "solo.json")).write_text(json.dumps(report, indent=2))
+    name = "solo" + ("-quick" if args.quick else "") + "".join(f"-{x}" for x in (args.only, args.pairing, args.setups) if x)
+    (RESULTS / f"{name}.json").write_text(json.dumps(report, indent=2))
     return 0
 
 

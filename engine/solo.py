@@ -94,12 +94,12 @@ def app_level(setup: Mapping[str, Any], side: int) -> str | None:
 def to_act(state: oic.ConflictState) -> tuple[int, int] | None:
     """(side, player) who must act now: the next player to discard, or the side to play.
 
-    Discards go side 0's players first, then side 1's (the same order as the table);
+    Discards go the aggressor's players first, then the defender's (the table's order);
     ``None`` when no one is to act (between rounds, or the conflict is over).
     """
     if state.phase == "discard":
-        for s, flags in enumerate(state.discarded):
-            for p, done in enumerate(flags):
+        for s in (state.aggressor, 1 - state.aggressor):
+            for p, done in enumerate(state.discarded[s]):
                 if not done:
                     return s, p
         return None

@@ -155,10 +155,7 @@ def test_solo_games_save_and_share_and_spectators_see_no_app():
 def test_why_is_optional_text_and_is_shown_in_the_history():
     game = new_game("conflict", solo_setup("normal"), seed=3)
     state = replay(game)
-    decision = solo.decide(state, 0, "normal")  # side 0 (people) discards first
-    game = apply(game, {"type": "discard", "side": 0, "player": 0, "cards": []})
-    state = replay(game)
-    decision = solo.decide(state, 1, "normal")
+    decision = solo.decide(state, 1, "normal")  # the app's side (the aggressor) discards first
     assert decision.action["type"] == "discard" and decision.action["why"] == decision.why
     game = apply(game, decision.action)
     assert history(game)[-1] == f"Round 1 · Zombie invasion (the app) {decision.why}"
@@ -170,15 +167,15 @@ def test_why_is_optional_text_and_is_shown_in_the_history():
         apply(game, {"type": "pass", "why": "two\nlines"})
 
 
-def test_to_act_names_the_next_discarder_then_the_side_to_play():
-    state = oic.start(solo_setup(players=2), {}, random.Random(2))
-    assert solo.to_act(state) == (0, 0)
-    state = oic.step(state, {"type": "discard", "side": 0, "player": 0, "cards": []}, {}, random.Random(2))
-    assert solo.to_act(state) == (1, 0)
+def test_to_act_names_the_next_discarder_aggressor_first_then_the_side_to_play():
     rng = random.Random(2)
+    state = oic.start(solo_setup(players=2), {}, rng)  # the zombies (the app) are the aggressor
+    assert solo.to_act(state) == (1, 0)
     for p in range(2):
         state = oic.step(state, solo.decide(state, 1, "normal").action, {}, rng)
-    assert state.phase == "play" and solo.to_act(state) == (1, 0)  # the zombies are the aggressor
+    assert solo.to_act(state) == (0, 0)
+    state = oic.step(state, {"type": "discard", "side": 0, "player": 0, "cards": []}, {}, rng)
+    assert state.phase == "play" and solo.to_act(state) == (1, 0)
 
 
 # ---------------------------------------------------------------------------
@@ -428,15 +425,14 @@ def test_team_side_plays_from_every_players_hand_and_names_the_player():
 def test_an_app_side_discards_for_each_of_its_players_once():
     rng = random.Random(3)
     state = oic.start(solo_setup(side=1, players=2), {}, rng)
-    state = oic.step(state, {"type": "discard", "side": 0, "player": 0, "cards": []}, {}, rng)
     seen = []
-    while state.phase == "discard":
+    for _ in range(2):
         action = solo.decide(state, 1, "normal").action
         seen.append(action["player"])
         state = oic.step(state, action, {}, rng)
-    assert seen == [0, 1]
+    assert seen == [0, 1] and state.phase == "discard"  # the League has not discarded yet
     with pytest.raises(ValueError, match="already discarded"):
-        solo.decide(replace(state, phase="discard"), 1, "normal")
+        solo.decide(state, 1, "normal")
 
 
 def test_unknown_level_and_wrong_turn_are_refused():

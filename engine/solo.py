@@ -60,7 +60,8 @@ SIZE_WEIGHT = 0.1
 
 #: A point of the other side's life (above the engagement threshold) is worth this many
 #: of one's own; knocking a side out of the conflict (OIC-17) is worth KNOCKOUT more.
-OPPONENT_WEIGHT = 2.0
+#: (Measured with tests/bench_solo.py: 1 beat 1.5 and 2 against Normal.)
+OPPONENT_WEIGHT = 1.0
 KNOCKOUT = 10.0
 
 SUITS: tuple[Suit, ...] = tuple(Suit)
@@ -345,9 +346,9 @@ class _Table:
                     (max(0, down - threshold) - max(0, power - threshold), _size(down, s.scope) - _size(power, s.scope)),
                 ]
         # stake[me][changed side][suit][0 gain, 1 loss]: what that change is worth to *me*:
-        # a point of my life counts 1, a point of the other side's life counts
-        # OPPONENT_WEIGHT (a conflict is won by beating the other side down, not by piling
-        # up points), a side knocked out counts KNOCKOUT, card sizes a little.
+        # a point of my life counts 1, a point of the other side's life OPPONENT_WEIGHT,
+        # a side knocked out (OIC-17) KNOCKOUT more — so a last point is worth going for
+        # rather than piling up points of one's own — and card sizes a little.
         self.life = tuple(life)
         self.stake = [[[[0.0, 0.0] for _ in range(4)] for _ in range(2)] for _ in range(2)]
         for me in range(2):

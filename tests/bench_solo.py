@@ -5,11 +5,11 @@ numbers as JSON to ``bench-results/solo.json``. Nothing passes or fails; the rep
 marks the targets (Hard ≥ 60 % against Normal, Normal ≥ 75 % against Easy, Hard's
 decision time p95 ≤ 300 ms on Pyodide) as met or missed.
 
-1. Strength: simulated conflicts per pairing (Hard vs Normal, Normal vs Easy), on the
-   Purple Dragon League (OIC-7) and on random balanced set-ups (both sides get the
-   same powers in shuffled suits; random scope, players per side and rules
-   variants), seeded; the stronger policy plays side 0 in even-numbered conflicts
-   and side 1 in odd ones (so it is the aggressor of round 1 half the time). A
+1. Strength: 1,000 simulated conflicts per pairing (Hard vs Normal, Normal vs Easy):
+   500 on the Purple Dragon League (OIC-7) and 500 on random balanced set-ups (both
+   sides get the same powers in shuffled suits; random scope, players per side and
+   rules variants), seeded; the stronger policy plays side 0 in even-numbered
+   conflicts and side 1 in odd ones (sides swapped half the time). A
    conflict still running after :data:`MAX_ROUNDS` rounds (the rules let a side that
    is behind avoid ever losing a point, so some never end) is adjudicated to the side
    with more life — points above the engagement threshold (OIC-4, OIC-17) — and half
@@ -37,7 +37,7 @@ from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench-results"
-MAX_ROUNDS = 300
+MAX_ROUNDS = 150
 PAIRINGS = (("hard", "normal"), ("normal", "easy"))
 TARGETS = {("hard", "normal"): 0.60, ("normal", "easy"): 0.75}
 HARD_P95_MS = 300.0
@@ -262,8 +262,10 @@ def main(argv: list[str] | None = None) -> int:
     from engine import solo
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="100 conflicts per pairing, fewer timings")
-    parser.add_argument("--conflicts", type=int, default=None, help="conflicts per pairing and set-up kind")
+    parser.add_argument("--quick", action="store_true",
+                        help="100 conflicts per pairing (50 per set-up kind), fewer timings")
+    parser.add_argument("--conflicts", type=int, default=None,
+                        help="conflicts per pairing and set-up kind (default 500: 1,000 per pairing)")
     parser.add_argument("--no-node", action="store_true", help="skip the Pyodide timings")
     parser.add_argument("--only", choices=["strength", "time"], default=None)
     parser.add_argument("--pairing", choices=["hard-normal", "normal-easy"], default=None,
@@ -271,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--setups", choices=["dragon", "balanced"], default=None, help="only these set-ups")
     parser.add_argument("--max-rounds", type=int, default=MAX_ROUNDS)
     args = parser.parse_args(argv)
-    conflicts = args.conflicts or (100 if args.quick else 1000)
+    conflicts = args.conflicts or (50 if args.quick else 500)
     timing_conflicts = 2 if args.quick else 6
     say = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
     report: dict[str, Any] = {"hard_samples": solo.HARD_SAMPLES, "max_rounds": args.max_rounds, "seed": SEED}

@@ -44,7 +44,8 @@ from .cards import Card, Rank, Suit, full_deck
 
 __all__ = [
     "LEVELS", "LEVEL_LABELS", "HARD_SAMPLES", "Decision", "Observation",
-    "controllers", "app_level", "to_act", "observe", "decide", "normal_play", "normal_discard",
+    "controllers", "app_level", "to_act", "app_turn", "undo_target", "observe", "decide",
+    "decide_observed", "normal_play", "normal_discard",
 ]
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
@@ -106,6 +107,40 @@ def to_act(state: oic.ConflictState) -> tuple[int, int] | None:
         return None
     if state.phase == "play" and state.turn is not None:
         return state.turn, 0
+    return None
+
+
+def app_turn(game: Any, state: oic.ConflictState | None = None) -> tuple[int, str] | None:
+    """(side, level) when the app must move now in *game* (an :class:`engine.game.Game`).
+
+    ``None`` when people are to act, between rounds (starting a round is a person's
+    tap), when the conflict is over, in table-deck mode, or while the game shows an
+    earlier point of its history (the app never overwrites the redo stack by itself).
+    """
+    if game.position != len(game.actions):
+        return None
+    if state is None:
+        from .game import replay
+
+        state = replay(game)
+    if state.deck_mode != "app":
+        return None
+    who = to_act(state)
+    if who is None:
+        return None
+    level = controllers(game.setup)[who[0]]
+    return None if level is None else (who[0], level)
+
+
+def undo_target(game: Any) -> int | None:
+    """Where one tap of Undo goes in a solo game: just before the person's last action.
+
+    The app's own moves (actions with a ``"why"``) after it are undone too, or the app
+    would only make them again. ``None`` when no action of a person is in force.
+    """
+    for index in range(game.position - 1, -1, -1):
+        if "why" not in game.actions[index]:
+            return index
     return None
 
 

@@ -19,7 +19,7 @@ from engine import codec, solo
 from engine import conflict as oic
 from engine.cards import Suit, full_deck, parse_card
 from engine.conflict import SetupError, normalize_setup, public_game
-from engine.game import ActionError, apply, history, new_game, replay
+from engine.game import ActionError, apply, goto, history, new_game, replay, undo
 
 C = parse_card
 VARIANT_GRID = [{"trump_circle": t, "face_on_face": f, "deck": d}
@@ -176,6 +176,46 @@ def test_to_act_names_the_next_discarder_aggressor_first_then_the_side_to_play()
     assert solo.to_act(state) == (0, 0)
     state = oic.step(state, {"type": "discard", "side": 0, "player": 0, "cards": []}, {}, rng)
     assert state.phase == "play" and solo.to_act(state) == (1, 0)
+
+
+def _play_until_person(game):
+    """Let the app move until people are to act (what the table does after each tap)."""
+    while (turn := solo.app_turn(game)) is not None:
+        side, level = turn
+        game = apply(game, solo.decide(replay(game), side, level).action)
+    return game
+
+
+def test_app_turn_and_one_tap_undo_back_to_the_persons_last_decision():
+    game = _play_until_person(new_game("conflict", solo_setup("normal"), seed=8))
+    state = replay(game)
+    assert state.phase == "discard" and solo.to_act(state) == (0, 0)  # the app (aggressor) discarded
+    assert solo.app_turn(game) is None
+    assert solo.undo_target(game) is None  # nothing of the person's to undo yet
+    game = apply(game, {"type": "discard", "side": 0, "player": 0, "cards": []})
+    before = game.position - 1
+    game = _play_until_person(game)  # the zombies open
+    state = replay(game)
+    assert state.phase == "play" and state.turn == 0 and len(state.chain) == 1
+    assert solo.undo_target(game) == before
+    back = goto(game, solo.undo_target(game))
+    assert solo.to_act(replay(back)) == (0, 0)  # the person's discard again, in one tap
+    # While the table shows an earlier point, the app waits (its redo stack stays).
+    assert solo.app_turn(undo(game)) is None
+    # Between rounds, starting the next round is a person's tap.
+    while replay(game).phase == "play":
+        state = replay(game)
+        plays = oic.legal_plays(state)
+        action = {"type": "play", "player": plays[0][0], "card": str(plays[0][1])} if plays else {"type": "pass"}
+        game = _play_until_person(apply(game, action))
+    assert replay(game).phase in ("round-over", "conflict-over") and solo.app_turn(game) is None
+
+
+def test_app_turn_is_none_without_the_app_or_with_real_cards():
+    game = new_game("conflict", oic.purple_dragon_setup(), seed=1)
+    assert solo.app_turn(game) is None
+    table = new_game("conflict", oic.purple_dragon_setup() | {"deck": "table"}, seed=1)
+    assert solo.app_turn(table) is None
 
 
 # ---------------------------------------------------------------------------

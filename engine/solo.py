@@ -567,13 +567,9 @@ def _normal_why(obs: Observation, ctx: _Round, cards: list[int], card: int) -> s
     suit = SUITS[_SUIT[card]]
     current = ctx.current
     if current is None:
-        choice = _open_pick(t, side, cards)
-        assert choice is not None
-        _, count, backing = choice
-        behind = SUITS[t.trumped_by[_SUIT[card]]]
-        low = "a face card, its only opener there" if _FACE[card] else "lowest card first"
-        return (f"opens in {suit.noun}, its strongest suit ({count} {suit.noun}, "
-                f"{backing} {behind.noun} to answer a trump); {low}")
+        # Says why, never what else it holds (its hand is hidden).
+        low = "with a face card" if _FACE[card] else "lowest card first"
+        return f"opens in {suit.noun}, the suit it is strongest in, {low}"
     cur = _DECK[current]
     keeps_faces = any(_FACE[c] for c in cards if c != card)
     if _SUIT[card] == _SUIT[current]:

@@ -382,7 +382,7 @@ def test_normal_opens_with_a_low_card_of_its_strongest_suit():
     state = _position("2S 5S 8S JS 3H 4H 7D 2C", [])
     decision = solo.decide(state, 1, "normal")
     assert decision.action["card"] == "2S"
-    assert decision.why.startswith("plays 2♠: opens in spades, its strongest suit")
+    assert decision.why == "plays 2♠: opens in spades, the suit it is strongest in, lowest card first"
 
 
 def test_normal_passes_only_when_it_cannot_play():

@@ -108,12 +108,19 @@ def test_a_whole_solo_conflict_by_taps_with_undo_reload_and_a_share_link(page, b
     assert re.search(r"Side B (discards \d+ cards? it cannot use and draws as many|keeps all its cards)",
                      log.inner_text())
 
+    # What the person needs now is on screen without scrolling (issue 7's check).
+    assert_on_screen(page, page.locator("[data-testid=status]"), page.locator("[data-testid=hand] .card"),
+                     page.get_by_role("button", name="Keep all cards"))
     statuses, seen = [], set()
     for _ in range(4):  # the person's discard, then plays until the app has answered a few times
         statuses.append(status(page))
         person_step(page)
         wait_for_person(page)
         seen.update(log.locator("li").all_inner_texts() if log.count() else [])
+        if page.locator("[data-testid=hand] .card.playable").count():
+            assert_on_screen(page, page.locator("[data-testid=status]"),
+                             page.locator("[data-testid=current-card] .card"),
+                             page.locator("[data-testid=hand] .card.playable"))
     # The log line of each of the app's plays says what it did and why.
     assert any(re.match(r"Side B plays \S+: \w", line) for line in seen), seen
 

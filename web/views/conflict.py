@@ -160,6 +160,7 @@ class ConflictView:
         self._hold_token = 0
         self.scroll_to_play = False
         self._app_pending = None  # solo: the game the app's next move is scheduled for
+        self._auto_shown = None  # solo: the turn whose hand was last shown without a curtain
 
     # ------------------------------------------------------------ lifecycle
     def boot(self) -> None:
@@ -590,7 +591,11 @@ class ConflictView:
 
     def _private(self, st, s: int, p: int | None, purpose: str):
         key = self._turn_key(st, p)
-        if self.revealed != key and not self._only_people_side(s):
+        if self._only_people_side(s):
+            if self._auto_shown != key:  # no curtain: a new turn scrolls the play area up once
+                self._auto_shown = key
+                self.scroll_to_play = True
+        elif self.revealed != key:
             return self._curtain(st, s, p, purpose, key)
         side = st.sides[s]
         players = [p] if p is not None else list(range(len(side.players)))

@@ -38,6 +38,13 @@ Actions (plain JSON dicts):
 * ``{"type": "pass"}`` — the side to play passes: the round ends (OIC-13, OIC-15);
 * ``{"type": "next_round"}`` — after a round: fresh shuffle and hands (OIC-9,
   OIC-17).
+
+A discard, play or pass may carry ``"why"``: one line of text, the app's own
+explanation of a move it made for a side it plays (solo, :mod:`engine.solo`). It
+changes nothing in the rules; :func:`describe` shows it, :func:`public_game` drops it.
+A side of the setup may say who plays it: ``"controller": "app"`` with a ``"level"``
+(``"easy"``, ``"normal"``, ``"hard"``) — app deck only; people are the default and
+are left out of the canonical setup.
 """
 
 from __future__ import annotations
@@ -63,6 +70,7 @@ __all__ = [
     "start", "step", "describe", "public_game", "status",
     "legal_plays", "check_play", "side_ratings", "player_ratings", "player_max_sizes",
     "max_size_reason", "explain_max_size", "best_organization", "engageable_suits",
+    "CONTROLLERS", "APP_LEVELS", "WHY_MAX",
 ]
 
 KIND = "conflict"
@@ -616,7 +624,7 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
     for s, raw_side in enumerate(sides):
         where = f"Side {s + 1}"
         raw_side = _mapping(raw_side, where)
-        _check_keys(raw_side, {"name", "scope", "players"}, where)
+        _check_keys(raw_side, {"name", "scope", "players", "controller", "level"}, where)
         name = _text(raw_side.get("name"), where, "name")
         where = f"Side {s + 1} ({name})"
         if "scope" not in raw_side:
@@ -657,7 +665,9 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
             out_players.append({"name": pname, "organizations": out_orgs})
         if not any(player["organizations"] for player in out_players):
             raise SetupError(f"{where}: the side has no organization; give it at least one")
-        out_sides.append({"name": name, "scope": scope, "players": out_players})
+        out_side = {"name": name, "scope": scope, "players": out_players}
+        out_side.update(_controller(raw_side, where))
+        out_sides.append(out_side)
     if "scope" not in setup:
         raise SetupError("Setup: the conflict's scope is missing (home, regional, war, world war, superconflict)")
     scope = _scope_field(setup["scope"], "Setup (conflict scope)")
@@ -668,7 +678,40 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
     if deck not in ("app", "table"):
         raise SetupError(f'Setup: the deck must be "app" (the app deals) or "table" '
                          f"(real cards) (got {_quote(deck)})")
+    if deck == "table":
+        for s, out_side in enumerate(out_sides):
+            if out_side.get("controller") == "app":
+                raise SetupError(f"Side {s + 1} ({out_side['name']}): the app cannot hold real cards — "
+                                 "choose the app deck for a side the app plays")
     return {"sides": out_sides, "scope": scope, "aggressor": aggressor, "deck": deck}
+
+
+#: Who plays a side (setup ``"controller"``): people at the table, or the app (solo).
+CONTROLLERS: tuple[str, ...] = ("people", "app")
+#: How well the app plays a side (setup ``"level"``, see :mod:`engine.solo`).
+APP_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+
+
+def _controller(raw_side: Mapping[str, Any], where: str) -> dict[str, str]:
+    """Solo (issue 12): ``"controller": "app"`` and its ``"level"``; nothing for people.
+
+    People is the default and is left out of the canonical setup, so setups (saves,
+    links) from before solo play normalize exactly as they did.
+    """
+    controller = raw_side.get("controller", "people")
+    if controller not in CONTROLLERS:
+        raise SetupError(f'{where}: the side is played by "people" or "the app" '
+                         f'(controller "people" or "app", got {_quote(controller)})')
+    level = raw_side.get("level")
+    if controller == "people":
+        if level is not None:
+            raise SetupError(f"{where}: a level is only for a side the app plays")
+        return {}
+    if level is None:
+        level = "normal"
+    if level not in APP_LEVELS:
+        raise SetupError(f"{where}: the app's level is easy, normal or hard (got {_quote(level)})")
+    return {"controller": "app", "level": level}
 
 
 def setup_sides(setup: Mapping[str, Any]) -> tuple[Side, Side]:
@@ -1264,6 +1307,20 @@ def _next_round(state: ConflictState, rng: random.Random) -> ConflictState:
     return _deal(new, rng)
 
 
+#: Longest ``"why"`` of an action (the app's one-line explanation of its move).
+WHY_MAX = 240
+
+
+def _why(action: Mapping[str, Any]) -> str | None:
+    """The optional ``"why"`` of an action: plain text, at most :data:`WHY_MAX` characters."""
+    why = action.get("why")
+    if why is None:
+        return None
+    if not isinstance(why, str) or len(why) > WHY_MAX or _CONTROL.search(why):
+        raise ActionError(f"The 'why' of an action must be one line of text (at most {WHY_MAX} characters)")
+    return why
+
+
 def step(state: ConflictState, action: Mapping[str, Any], rules: Mapping[str, Any] | None = None,
          rng: random.Random | None = None) -> ConflictState:
     """The state after *action* (see the module docstring). Never mutates *state*.
@@ -1272,6 +1329,7 @@ def step(state: ConflictState, action: Mapping[str, Any], rules: Mapping[str, An
     the :mod:`engine.game` protocol). ``rng`` is needed for dealing and reshuffles.
     """
     kind = _action_type(action)
+    _why(action)
     if kind == "play":
         return _play(state, action)
     if kind == "pass":
@@ -1298,6 +1356,18 @@ def describe(state: ConflictState, action: Mapping[str, Any]) -> str:
         return "Unknown action"
     kind = action.get("type")
     prefix = f"Round {state.round} · "
+    why = action.get("why")
+    if isinstance(why, str) and why and kind in ("discard", "play", "pass"):
+        # The app's own move (solo): its one-line explanation is the label.
+        if kind == "discard":
+            side = action.get("side")
+        else:
+            side = state.turn
+        if side in (0, 1) and not isinstance(side, bool):
+            who = state.sides[side].name
+            if kind == "discard" and len(state.sides[side].players) > 1:
+                who = f"{_label_player(state, side, action.get('player'))} ({who})"
+            return f"{prefix}{who} (the app) {why}"
     if kind == "discard":
         side = action.get("side")
         side_name = state.sides[side].name if side in (0, 1) and not isinstance(side, bool) else "?"
@@ -1381,4 +1451,7 @@ def public_game(game: Game) -> Game:
         kept.append({key: action[key] for key in _PUBLIC_FIELDS[kind] if key in action})
     setup = normalize_setup(game.setup)
     setup["deck"] = "table"
+    for side in setup["sides"]:  # a spectator watches: nobody plays for the app there
+        side.pop("controller", None)
+        side.pop("level", None)
     return replace(game, seed=0, setup=setup, actions=tuple(kept), position=len(kept), _tip=None)

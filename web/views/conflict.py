@@ -13,6 +13,7 @@ import json
 import random
 
 from engine import conflict as oic
+from engine import solo
 from engine.cards import Card, Suit, full_deck
 from engine.game import new_game
 from engine.rules import SettingsError
@@ -28,6 +29,10 @@ SCOPES = tuple(oic.Scope)
 SIDE_CLASS = ("side-a", "side-b")
 #: How long (seconds) a new pass-the-tablet curtain ignores taps (issue 7, defect 3).
 CURTAIN_PAUSE = 0.45
+#: Solo: how long the app's turn shows before it moves (seconds). Its decision itself
+#: takes at most ~0.3 s on a tablet (Hard, tests/bench_solo.py), so input is never
+#: blocked for more than half a second.
+APP_MOVE_DELAY = 0.35
 
 
 def blank_org(suit: str = "S", number: int = 1) -> dict:
@@ -155,6 +160,8 @@ class ConflictView:
         self.curtain_held = False  # a new curtain ignores taps for a moment
         self._hold_token = 0
         self.scroll_to_play = False
+        self._app_pending = None  # solo: the game the app's next move is scheduled for
+        self._auto_shown = None  # solo: the turn whose hand was last shown without a curtain
 
     # ------------------------------------------------------------ lifecycle
     def boot(self) -> None:
@@ -248,6 +255,8 @@ class ConflictView:
     # ------------------------------------------------------------ rendering
     def render(self):
         state = self.session.state
+        if state is not None:
+            self._schedule_app_move(state)
         return [
             self.session.toolbar(),
             self.session.banner(),
@@ -322,12 +331,22 @@ class ConflictView:
                  h("div", {"class": "row"},
                    self._text_input(f"sides.{s}.name", side.get("name", ""), f"Side {s + 1} name",
                                     cls="side-name"),
-                   self._scope_select(f"sides.{s}.scope", side.get("scope", "home"), "Reaches to (side's scope)")),
+                   self._scope_select(f"sides.{s}.scope", side.get("scope", "home"), "Reaches to (side's scope)"),
+                   self._controller_select(s, side)),
                  blocks,
                  h("div", {"class": "spread"},
                    button("+ Player", "conflict:add-player", str(s), cls="btn small", disabled=len(players) >= 8),
                    h("span", {"class": "muted"}, f"OIC-14: {len(players)} player{'s' if len(players) != 1 else ''}, "
                                                  f"{hand} cards each" if hand else "")))
+
+    def _controller_select(self, s: int, side: dict):
+        """Solo (issue 12): the side is played by people, or by the app at a level."""
+        value = side.get("level", "normal") if side.get("controller") == "app" else "people"
+        options = [("people", "People at the table")] + [
+            (level, f"The app — {solo.LEVEL_LABELS[level]}") for level in solo.LEVELS]
+        return h("label", {"class": "field"}, "Played by",
+                 h("select", {"data-field": f"solo:{s}", "value": value, "data-testid": f"played-by-{s}"},
+                   [h("option", {"value": v, "selected": v == value}, text) for v, text in options]))
 
     def _org_row(self, s: int, p: int, o: int, org: dict):
         base = f"sides.{s}.players.{p}.organizations.{o}"
@@ -400,7 +419,8 @@ class ConflictView:
                          h("span", {}, h("strong", {}, title), " — ", text))
                        for mode, title, text in (
                            ("app", "App deck", "the app shuffles and deals; pass the tablet between sides"),
-                           ("table", "Table deck", "play with real cards and enter each card played"))]),
+                           ("table", "Table deck", "play with real cards and enter each card played "
+                                                   "(the app cannot hold real cards, so it cannot play a side)"))]),
                    h("label", {"class": "field"}, "Seed (optional: the same seed deals the same cards)",
                      h("input", {"type": "text", "inputmode": "numeric", "data-field": "seed",
                                  "value": self.seed_text, "placeholder": "random", "maxlength": "10",
@@ -433,6 +453,7 @@ class ConflictView:
                    self._centre(st),
                    self._side_summary(st, 1) if compact else self._side_panel(st, 1)),
                  self._action_area(st),
+                 self._app_log(),
                  self._log(st),
                  self._rules_in_play(st))
 
@@ -545,6 +566,9 @@ class ConflictView:
                        rule_ref(last.house_rule, "conflict"), ": ", oic.HOUSE_RULES[last.house_rule])
                      if last.house_rule else None,
                      button(f"Start round {st.round + 1}", "conflict:next-round", cls="btn primary"))
+        turn = self._app_turn(st)
+        if turn is not None:
+            return self._app_panel(st, *turn)
         if st.phase == "discard":
             who = self._next_discarder(st)
             s, p = who
@@ -565,7 +589,11 @@ class ConflictView:
 
     def _private(self, st, s: int, p: int | None, purpose: str):
         key = self._turn_key(st, p)
-        if self.revealed != key:
+        if self._only_people_side(s):
+            if self._auto_shown != key:  # no curtain: a new turn scrolls the play area up once
+                self._auto_shown = key
+                self.scroll_to_play = True
+        elif self.revealed != key:
             return self._curtain(st, s, p, purpose, key)
         side = st.sides[s]
         players = [p] if p is not None else list(range(len(side.players)))
@@ -613,7 +641,8 @@ class ConflictView:
                          button(f"Discard {count} and draw {count}" if count else "Keep all cards",
                                 "conflict:discard", cls="btn primary"),
                          button("Select unusable cards", "conflict:select-unusable", cls="btn"),
-                         button("Hide hand", "conflict:hide", cls="btn ghost"))
+                         None if self._only_people_side(s) else button("Hide hand", "conflict:hide",
+                                                                      cls="btn ghost"))
         else:
             can = bool(legal)
             explain = h("p", {"class": "muted small hand-help"},
@@ -634,7 +663,8 @@ class ConflictView:
                 controls = h("div", {"class": "row sticky-controls"},
                              button("Cannot play — end the round", "conflict:pass",
                                     cls=["btn", "danger" if can else "primary"]),
-                             button("Hide hand", "conflict:hide", cls="btn ghost"))
+                             None if self._only_people_side(s) else button("Hide hand", "conflict:hide",
+                                                                          cls="btn ghost"))
         return h("section", {"class": ["panel private", SIDE_CLASS[s]], "data-testid": "hand"},
                  h("p", {"class": "msg-error refusal", "role": "alert", "data-testid": "refusal"},
                    with_rule_refs(self.notice, "conflict")) if self.notice else None,
@@ -678,6 +708,101 @@ class ConflictView:
                      rule_ref("OIC-11", "conflict"), "); the app checks every card you enter."),
                    button("Cannot play — end the round", "conflict:pass", cls="btn danger")))
 
+    # ---------------- solo: the app plays a side (engine.solo)
+    def _levels(self):
+        game = self.session.game
+        return solo.controllers(game.setup) if game is not None else (None, None)
+
+    def _only_people_side(self, s: int) -> bool:
+        """With the app on the other side, nobody is there to hide this hand from."""
+        levels = self._levels()
+        return levels[s] is None and levels[1 - s] is not None
+
+    def _app_turn(self, st):
+        game = self.session.game
+        if game is None or all(level is None for level in self._levels()):
+            return None
+        return solo.app_turn(game, st)
+
+    def _app_panel(self, st, s: int, level: str):
+        side = st.sides[s]
+        held = sum(len(hand) for hand in st.hands[s])
+        doing = "discards" if st.phase == "discard" else "plays"
+        return h("section", {"class": ["panel app-turn", SIDE_CLASS[s]], "role": "status", "data-testid": "app-turn"},
+                 h("p", {"class": "app-turn-text"}, f"{side.name} (the app, {solo.LEVEL_LABELS[level]}) {doing}…"),
+                 h("p", {"class": "muted small"}, f"Its hand stays hidden: {held} cards."))
+
+    def _app_moves(self):
+        """The app's moves of this round, newest first: (side name, why)."""
+        game = self.session.game
+        if game is None or all(level is None for level in self._levels()):
+            return []
+        actions = game.actions[:game.position]
+        start = max((i + 1 for i, a in enumerate(actions) if a.get("type") == "next_round"), default=0)
+        names = [side["name"] for side in game.setup["sides"]]
+        lines = []
+        for action in actions[start:]:
+            why = action.get("why")
+            side = action.get("side")  # the app's moves always name their side
+            if isinstance(why, str) and why and side in (0, 1) and not isinstance(side, bool):
+                lines.append((names[side], why))
+        return lines[::-1]
+
+    def _app_log(self):
+        lines = self._app_moves()
+        if not lines:
+            return None
+        return h("section", {"class": "panel app-log", "aria-label": "The app's moves this round",
+                             "data-testid": "app-log"},
+                 h("h2", {}, "The app this round"),
+                 h("ol", {"class": "app-log-list", "reversed": True},
+                   [h("li", {"data-key": f"a{len(lines) - i}"}, h("strong", {}, name), " ", why)
+                    for i, (name, why) in enumerate(lines)]))
+
+    def _schedule_app_move(self, st) -> None:
+        """When the app is to move, move after a short pause (its turn shows briefly)."""
+        game = self.session.game
+        if self._app_pending is game or self._app_turn(st) is None:
+            return
+        self._app_pending = game
+
+        def move():
+            if self.session.game is not game:
+                return  # something changed meanwhile (undo, another game): render decides again
+            self._app_pending = None
+            turn = solo.app_turn(game)
+            if turn is None:
+                return
+            side, level = turn
+            try:
+                decision = solo.decide(self.session.state, side, level)
+            except ValueError as err:
+                self.app.toast(f"The app could not move: {err}", "error")
+                return
+            self.session.act(decision.action)
+            self.app.render()
+
+        later = getattr(self.app, "later", None)
+        if later is not None:
+            later(APP_MOVE_DELAY, move)
+        else:
+            from js import window  # type: ignore[import-not-found]
+            from pyodide.ffi import create_once_callable  # type: ignore[import-not-found]
+
+            window.setTimeout(create_once_callable(lambda *_: move()), int(APP_MOVE_DELAY * 1000))
+
+    def _undo_for_person(self) -> bool:
+        """Solo: one tap of Undo goes back to the person's last decision. True if handled."""
+        game = self.session.game
+        if game is None or all(level is None for level in self._levels()):
+            return False
+        target = solo.undo_target(game)
+        if target is None:
+            self.app.toast("Nothing of yours to undo yet: the app made every move so far.")
+        else:
+            self.session.goto(target)
+        return True
+
     def _log(self, st):
         if not st.results:
             return None
@@ -708,6 +833,8 @@ class ConflictView:
 
     # ------------------------------------------------------------ events
     def handle(self, action: str, arg, el, event) -> None:
+        if action == "session:undo" and self._undo_for_person():
+            return
         if self.session.handle(action, arg, el):
             return
         st = self.session.state
@@ -825,6 +952,18 @@ class ConflictView:
         if name == "seed":
             self.seed_text = value
             return not live
+        if name.startswith("solo:"):
+            index = name[5:]
+            if index in ("0", "1"):
+                side = self.draft["sides"][int(index)]
+                if value in solo.LEVELS:
+                    side["controller"], side["level"] = "app", value
+                else:
+                    side.pop("controller", None)
+                    side.pop("level", None)
+                self.setup_error = None
+                self._save_draft()
+            return True
         if name.startswith("rules:"):
             key = name[6:]
             if key in self.rules:

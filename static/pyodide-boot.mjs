@@ -12,6 +12,8 @@ export const version = "__PYODIDE_VERSION__";
 /** This app version + Pyodide build (web/build.py); the browser is added below. */
 const KEY = "__SNAPSHOT_KEY__";
 const CACHE = "ct-snapshot"; // not "conflict-table-…": the service worker prunes those
+/** Pyodide's lock file (no packages), inline: one request fewer before Python starts. */
+const LOCK = __PYODIDE_LOCK__;
 /** Pyodide cannot restore a heap that grew past its initial size (pyodide issue 6254). */
 const MAX_BYTES = 32 * 1024 * 1024 + 64 * 1024;
 /** A snapshot is only stored when this much room stays free besides it. */
@@ -54,6 +56,7 @@ const stored = read();
 
 export async function loadPyodide(options = {}) {
   const [{ loadPyodide: load }, snapshot] = await Promise.all([import("./pyodide.mjs"), stored]);
+  if (!options.lockFileURL && !options.lockFileContents) options = { ...options, lockFileContents: LOCK };
   if (snapshot) {
     try {
       const pyodide = await load({ ...options, _loadSnapshot: snapshot });
@@ -71,10 +74,8 @@ export async function loadPyodide(options = {}) {
   return load(options);
 }
 
-/**
- * After the first ready, at an idle moment (static/shell.js): make this device's snapshot
- * in a worker if there is none for this version. Resolves to what happened.
- */
+// After the first ready, at an idle moment (static/shell.js): make this device's snapshot
+// in a worker if there is none for this version. Resolves to what happened.
 export async function makeSnapshotInBackground() {
   if (!enabled || root.dataset.snapshot !== "none" || await failedBefore()) return "not needed";
   return new Promise((resolve) => {
@@ -95,7 +96,7 @@ export async function makeSnapshotInBackground() {
     worker.postMessage({
       indexURL: new URL("./", import.meta.url).href,
       appZip: new URL("../../app.zip", import.meta.url).href,
-      cache: CACHE, entry, maxBytes: MAX_BYTES, minFreeBytes: MIN_FREE_BYTES,
+      lock: LOCK, cache: CACHE, entry, maxBytes: MAX_BYTES, minFreeBytes: MIN_FREE_BYTES,
     });
   });
 }

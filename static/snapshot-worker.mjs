@@ -6,7 +6,7 @@
 // key of this app version + Pyodide build + browser. Every failure is silent: the app
 // then simply keeps booting the normal way.
 //
-// Message in:  {indexURL, appZip, cache, entry, maxBytes, minFreeBytes}
+// Message in:  {indexURL, appZip, lock, cache, entry, maxBytes, minFreeBytes}
 // Message out: {result: "stored" | "refused" | "failed", bytes?, modules?, ms?, error?}
 
 // Python run inside the snapshot Pyodide. `js` is blocked while importing: a module
@@ -47,7 +47,7 @@ self.onmessage = async ({ data }) => {
   try {
     const { loadPyodide } = await import(new URL("pyodide.mjs", data.indexURL).href);
     const [pyodide, zip] = await Promise.all([
-      loadPyodide({ indexURL: data.indexURL, _makeSnapshot: true }),
+      loadPyodide({ indexURL: data.indexURL, lockFileContents: data.lock, _makeSnapshot: true }),
       fetch(data.appZip).then((r) => {
         if (!r.ok) throw new Error(`app.zip: HTTP ${r.status}`);
         return r.arrayBuffer();

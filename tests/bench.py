@@ -537,6 +537,10 @@ def report(data: dict[str, Any]) -> str:
             for op in ("encode_share_ms", "decode_share_ms", "dumps_ms", "loads_ms"):
                 lines.append(_line(f"    {op[:-3]}", g[op], digits=3))
         lines.append("")
+    if data.get("snapshot"):
+        from tests import bench_snapshot
+
+        lines.extend([bench_snapshot.report(data["snapshot"]), ""])
     lines.extend(summary(data))
     return "\n".join(lines)
 
@@ -646,6 +650,9 @@ def main(argv: list[str] | None = None) -> None:
     if not args.no_browser:
         print(f"Chromium: {args.runs} runs per condition …", flush=True)
         data["browser"] = browser_bench(runs=args.runs)
+        from tests import bench_snapshot  # issue 10: with and without the memory snapshot
+
+        data["snapshot"] = bench_snapshot.snapshot_bench(runs=args.runs)
     data["total_s"] = time.perf_counter() - started
     data["loadavg_end"] = _loadavg()
     print()

@@ -7,7 +7,8 @@
 //
 // <html data-snapshot>: "used" (booted from a snapshot), "none" (none stored for this
 // version), "failed" (restore failed: booted normally, the snapshot is dropped), "off".
-// <html data-snapshot-made>: what the background maker did: "stored", "refused", "failed".
+// <html data-snapshot-made>: what the background maker does: "making", then "stored",
+// "refused" or "failed".
 export const version = "__PYODIDE_VERSION__";
 /** This app version + Pyodide build (web/build.py); the browser is added below. */
 const KEY = "__SNAPSHOT_KEY__";
@@ -86,6 +87,7 @@ export async function makeSnapshotInBackground() {
       worker?.terminate();
       resolve(result);
     };
+    root.dataset.snapshotMade = "making";
     try {
       worker = new Worker(new URL("../../snapshot-worker.mjs", import.meta.url), { type: "module" });
     } catch {

@@ -4,7 +4,9 @@
 // game state.
 // Importing the boot module here starts reading this device's start-up snapshot (if
 // any) before PyScript asks for the interpreter; it also makes one after the first ready.
-import { makeSnapshotInBackground } from "./vendor/pyodide/boot.mjs";
+// A dynamic import: the shell works even if that module could not load.
+const boot = import("./vendor/pyodide/boot.mjs");
+boot.catch(() => {}); // no snapshot then; PyScript reports a missing interpreter itself
 
 const root = document.documentElement;
 
@@ -111,7 +113,7 @@ function whenReady(callback) {
 // A memory snapshot for the next start (docs/ARCHITECTURE.md, Start-up): made in a worker
 // once Python is ready and the page is idle; anything that goes wrong is silent.
 whenReady(() => {
-  if (root.dataset.ready === "true") makeSnapshotInBackground().catch(() => {});
+  if (root.dataset.ready === "true") boot.then((m) => m.makeSnapshotInBackground()).catch(() => {});
 });
 
 if ("serviceWorker" in navigator) {

@@ -63,7 +63,7 @@ READY_MARK_JS = """
   const mark = performance.getEntriesByName('ct:ready')[0];
   return {ms: mark ? mark.startTime : performance.now(), snapshot: root.dataset.snapshot || null};
 """
-MADE_JS = "return document.documentElement.dataset.snapshotMade || null"
+MADE_JS = "const made = document.documentElement.dataset.snapshotMade; return made !== 'making' && made"
 CONTROLLED_JS = "return Boolean(navigator.serviceWorker && navigator.serviceWorker.controller)"
 
 #: (key, label) of the rows, in report order.
@@ -149,7 +149,7 @@ def chromium_bench(app: str, bare: str, runs: int) -> dict[str, Any]:
             page.goto(url, wait_until="commit")
             result = ready(page)
             if wait_made:
-                page.wait_for_function(f"() => {{ {MADE_JS} }}", timeout=TIMEOUT_S * 1000)
+                page.wait_for_function(f"() => {{ {MADE_JS} }}", timeout=3 * TIMEOUT_S * 1000)
                 made = page.evaluate(f"() => {{ {MADE_JS} }}")
                 if made != "stored":
                     errors.append(f"snapshot not stored: {made}")
@@ -289,7 +289,7 @@ def webkit_bench(app: str, bare: str, runs: int) -> dict[str, Any]:
     session = WebKit()
     try:
         session.goto(app)
-        made = session.wait(MADE_JS)
+        made = session.wait(MADE_JS, timeout=3 * TIMEOUT_S)
         if made != "stored":
             errors.append(f"snapshot not stored: {made}")
         sw = session.driver.execute_script("return 'serviceWorker' in navigator")

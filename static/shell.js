@@ -112,9 +112,13 @@ function whenReady(callback) {
 
 // A memory snapshot for the next start (docs/ARCHITECTURE.md, Start-up): made in a worker
 // once Python is ready and the page is idle; anything that goes wrong is silent.
-whenReady(() => {
-  if (root.dataset.ready === "true") boot.then((m) => m.makeSnapshotInBackground()).catch(() => {});
-});
+// Only once Python is ready (however long that took): a page that never became ready
+// makes none.
+function afterReady(callback) {
+  if (root.dataset.ready === "true") idle(callback);
+  else document.addEventListener("ct:ready", () => idle(callback), { once: true });
+}
+afterReady(() => boot.then((m) => m.makeSnapshotInBackground()).catch(() => {}));
 
 if ("serviceWorker" in navigator) {
   whenReady(async () => {

@@ -5,7 +5,18 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: play site test test-engine test-pyodide test-e2e bench screenshots clean deps
+.PHONY: play site test test-engine test-pyodide test-e2e test-webkit bench screenshots clean deps
+
+# Browsers come from Debian's apt (as root, or through sudo); `apt-get update` runs at
+# most once per make run, before the first install. The lock timeout waits for another
+# apt that is running instead of failing.
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+APT_GET := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600
+apt_update = $(if $(APT_UPDATED),,$(eval APT_UPDATED := yes)$(APT_GET) update -qq)
+# WebKit, the engine of every iPad browser: WebKitGTK's WebDriver and MiniBrowser
+# (webkit2gtk-driver) on a virtual display (xvfb), driven by selenium (tests/webkit).
+WEBKIT := /usr/bin/WebKitWebDriver /usr/bin/xvfb-run
+XVFB := xvfb-run -a
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,8 +30,13 @@ node_modules/.installed: package.json package-lock.json
 
 /usr/bin/chromium:
 	@command -v apt-get >/dev/null || { echo "Install Chromium at /usr/bin/chromium"; exit 1; }
-	$(if $(filter 0,$(shell id -u)),,sudo) apt-get update -qq
-	$(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+	$(apt_update)
+	$(APT_GET) install -y -qq chromium
+
+$(WEBKIT) &:
+	@command -v apt-get >/dev/null || { echo "Install WebKitGTK's WebDriver (/usr/bin/WebKitWebDriver) and xvfb-run"; exit 1; }
+	$(apt_update)
+	$(APT_GET) install -y -qq webkit2gtk-driver xvfb
 
 deps: $(VENV)/.installed node_modules/.installed
 
@@ -39,13 +55,17 @@ test-pyodide: deps
 test-e2e: site /usr/bin/chromium
 	$(PY) -m pytest tests/e2e -q
 
-test: site /usr/bin/chromium
+test-webkit: site $(WEBKIT)
+	$(XVFB) $(PY) -m pytest tests/webkit -q
+
+test: site /usr/bin/chromium $(WEBKIT)
 	$(PY) -m pytest tests/engine tests/web tests/build -q
 	node tests/pyodide/run.mjs
 	$(PY) -m pytest tests/e2e -q
+	$(XVFB) $(PY) -m pytest tests/webkit -q
 
-bench: site /usr/bin/chromium
-	$(PY) -m tests.bench
+bench: site /usr/bin/chromium $(WEBKIT)
+	$(XVFB) $(PY) -m tests.bench
 
 screenshots: site /usr/bin/chromium
 	$(PY) -m tests.screenshots

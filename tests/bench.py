@@ -22,7 +22,12 @@ What it measures, side by side in one run (median of ``--runs`` runs, default 5)
    not compress — and gzip-compressed with Python's ``gzip`` at level 6, about what
    a static host such as GitHub Pages sends) and, server-side, every body byte sent
    including the service worker's precache.
-4. Engine microbenchmarks on CPython and on Pyodide's Python under Node
+4. WebKit (WebKitGTK, the engine of every iPad browser, through selenium under
+   Xvfb; :func:`webkit_bench`): time to ready for the app and the bare page, cold (a
+   new browser session per run) and reload, median of ``--webkit-runs`` (default 3),
+   read from the ``ct:ready`` performance mark both pages set; the summary gives
+   WebKit/Chromium ratios.
+5. Engine microbenchmarks on CPython and on Pyodide's Python under Node
    (``tests/bench_bare/engine_bench.mjs`` imports :func:`engine_bench` from here):
    replaying a 500-action Organizations In Conflict game, one more action at its
    tip, share links and saves (encode/decode time, lengths).
@@ -318,7 +323,9 @@ def browser_bench(runs: int = 5, timeout_ms: float = 90_000) -> dict[str, Any]:
         # Two servers, two origins: the app's service worker can never touch the bare page.
         app_server, app_base = _counting_server(site)
         bare_server, bare_base = _counting_server(site)
-        app_url, bare_url = app_base, bare_base + "bare.html"
+        # The app without its start-up snapshot (one made mid-run would mix two boots in a
+        # row); tests/bench_snapshot.py measures it with and without one.
+        app_url, bare_url = app_base + "?snapshot=off", bare_base + "bare.html"
         try:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
@@ -439,6 +446,98 @@ def browser_bench(runs: int = 5, timeout_ms: float = 90_000) -> dict[str, Any]:
     return out
 
 
+def webkit_bench(runs: int = 3, timeout_s: float = 240) -> dict[str, Any]:
+    """Time to ready in WebKitGTK (the engine of every iPad browser), beside Chromium's.
+
+    Driven by selenium through WebKitWebDriver (``tests/webkit/conftest.py``), so it
+    needs a display: ``make bench`` runs under ``xvfb-run -a``. *cold* is a new
+    browser session per run (an empty cache); *reload* is ``refresh()`` in one tab.
+    The ready time is the ``ct:ready`` performance mark both pages set just before
+    ``html[data-ready]`` (exact, no polling), from navigation start. Returns
+    ``{"error": …}`` when WebKit cannot be driven here.
+    """
+    import shutil
+    import tempfile
+
+    try:
+        from tests.webkit.conftest import MINIBROWSER, WEBDRIVER, new_driver, wait_ready
+    except ImportError as err:
+        return {"error": f"selenium missing ({err}): `make deps`"}
+    if not (shutil.which(WEBDRIVER) and Path(MINIBROWSER).exists()):
+        return {"error": f"{WEBDRIVER} or {MINIBROWSER} missing (apt-get install webkit2gtk-driver xvfb)"}
+    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        return {"error": "no display: run under `xvfb-run -a` (make bench does)"}
+    build = ROOT / "build"
+    out: dict[str, Any] = {"errors": []}
+    with tempfile.TemporaryDirectory(prefix="ct-bench-webkit-") as tmp:
+        site = Path(tmp)
+        _stage(build, site)
+        app_server, app_base = _counting_server(site)
+        bare_server, bare_base = _counting_server(site)
+        urls = {"app": app_base + "?snapshot=off", "bare": bare_base + "bare.html"}  # as in browser_bench
+
+        def ready(driver) -> tuple[float, float | None, dict]:
+            wait_ready(driver, timeout_s)
+            mark = driver.execute_script("const m = performance.getEntriesByName('ct:ready')[0];"
+                                         "return m ? m.startTime : null")
+            fcp = driver.execute_script("return (" + FCP_JS + ")()")
+            milestones = driver.execute_script("return (" + MILESTONES_JS + ")()")
+            if mark is None:
+                out["errors"].append(f"{driver.current_url}: no ct:ready mark")
+            return float(mark or 0), fcp, milestones
+
+        def session():
+            driver = new_driver()
+            driver.set_window_size(1024, 768)
+            out.setdefault("webkit", driver.capabilities.get("browserVersion"))
+            return driver
+
+        try:
+            # Warm-up (not counted): the first session pays the browser's start-up.
+            driver = session()
+            try:
+                driver.get(urls["app"])
+                ready(driver)
+            finally:
+                driver.quit()
+            series: dict[str, list] = {f"{k}_{c}": [] for k in urls for c in ("cold", "reload")}
+            # Cold: a new session (empty cache) per run, app and bare interleaved.
+            for _ in range(runs):
+                for key, url in urls.items():
+                    driver = session()
+                    try:
+                        driver.get(url)
+                        series[f"{key}_cold"].append(ready(driver))
+                    finally:
+                        driver.quit()
+            # Reload in the same tab.
+            for key, url in urls.items():
+                driver = session()
+                try:
+                    driver.get(url)
+                    ready(driver)
+                    for _ in range(runs):
+                        driver.refresh()
+                        series[f"{key}_reload"].append(ready(driver))
+                    if key == "app":
+                        out["app_sw_controlled"] = driver.execute_script(
+                            "return Boolean(navigator.serviceWorker && navigator.serviceWorker.controller)")
+                        out["app_sw_shell"] = driver.execute_script(
+                            "return document.documentElement.dataset.sw || null")
+                finally:
+                    driver.quit()
+            for key, values in series.items():
+                out[key] = stats([v[0] for v in values])
+                out[key + "_fcp"] = stats([v[1] for v in values])
+                out[key + "_milestones"] = {m: stats([v[2].get(m) for v in values]) for m in MILESTONES}
+        except Exception as err:  # a broken WebKit run must not lose the other numbers
+            out["error"] = f"{type(err).__name__}: {str(err).splitlines()[0][:300] if str(err) else ''}"
+        finally:
+            app_server.shutdown()
+            bare_server.shutdown()
+    return out
+
+
 # ---------------------------------------------------------------------------
 # Report
 
@@ -516,6 +615,27 @@ def report(data: dict[str, Any]) -> str:
             lines.append(f"Page errors ({len(b['errors'])}, first 5):")
             lines.extend(f"  {e[:200]}" for e in b["errors"][:5])
         lines.append("")
+    w = data.get("webkit")
+    if w:
+        lines.append(f"WebKit (WebKitGTK {w.get('webkit', 'n/a')} under Xvfb): time to ready "
+                     "(navigation start → the ct:ready mark, ms)")
+        if w.get("error"):
+            lines.append(f"  n/a — {w['error']}")
+        for key, label in (("app_cold", "app  cold (new session, empty cache)"), ("bare_cold", "bare cold"),
+                           ("app_reload", "app  reload (same tab)"), ("bare_reload", "bare reload")):
+            if key in w:
+                lines.append(_line(label, w.get(key)))
+        if "app_sw_controlled" in w:
+            lines.append(f"  app from service-worker cache: "
+                         + ("not measured" if w["app_sw_controlled"] else
+                            f"n/a, no worker controls the page (the shell says {w.get('app_sw_shell')!r})"))
+        for key, label in (("app_cold_fcp", "first contentful paint, app cold"),
+                           ("bare_cold_fcp", "first contentful paint, bare cold")):
+            if key in w:
+                lines.append(_line(label, w.get(key)))
+        if w.get("errors"):
+            lines.append(f"  problems: {w['errors'][:3]}")
+        lines.append("")
     for key, title in (("engine_cpython", "Engine on CPython"), ("engine_pyodide", "Engine on Pyodide under Node")):
         e = data.get(key)
         if not e:
@@ -565,6 +685,21 @@ def summary(data: dict[str, Any]) -> list[str]:
         r = _ratio(b.get(app_key), b.get(bare_key))
         rows.append((label + " ms", _ms(med(app_key)), _ms(med(bare_key)),
                      "n/a" if r is None else f"{r:.2f}×", verdict(r)))
+    w = data.get("webkit") or {}
+    for label, app_key, bare_key in (("WebKit ready cold", "app_cold", "bare_cold"),
+                                     ("WebKit ready reload", "app_reload", "bare_reload")):
+        if app_key in w or bare_key in w:
+            r = _ratio(w.get(app_key), w.get(bare_key))
+            rows.append((label + " ms", _ms((w.get(app_key) or {}).get("median")),
+                         _ms((w.get(bare_key) or {}).get("median")), "n/a" if r is None else f"{r:.2f}×", verdict(r)))
+    # Chromium's cold app run with service workers blocked is the like of WebKit's cold run.
+    for label, key, chromium_key in (("WebKit/Chromium, app cold", "app_cold", "app_cold_nosw"),
+                                     ("WebKit/Chromium, bare cold", "bare_cold", "bare_cold"),
+                                     ("WebKit/Chromium, app reload", "app_reload", "app_reload"),
+                                     ("WebKit/Chromium, bare reload", "bare_reload", "bare_reload")):
+        r = _ratio(w.get(key), b.get(chromium_key))
+        if r is not None:
+            rows.append((label, "", "", f"{r:.2f}×", ""))
     fcp = med("app_cold_fcp")
     rows.append(("FCP cold ms", _ms(fcp), _ms(med("bare_cold_fcp")), "",
                  "" if fcp is None else ("well under 500 ms" if fcp < GOAL_FCP_MS else "MISSES < 500 ms")))
@@ -629,6 +764,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=7, help="engine timing samples (default 7)")
     parser.add_argument("--no-browser", action="store_true", help="skip the Chromium measurements")
     parser.add_argument("--no-node", action="store_true", help="skip the engine on Pyodide under Node")
+    parser.add_argument("--no-webkit", action="store_true", help="skip the WebKit measurements")
+    parser.add_argument("--webkit-runs", type=int, default=3,
+                        help="page loads per condition in WebKit (default 3; each is several seconds)")
     parser.add_argument("--out", type=Path, default=RESULTS / "latest.json")
     args = parser.parse_args(argv)
 
@@ -650,9 +788,14 @@ def main(argv: list[str] | None = None) -> None:
     if not args.no_browser:
         print(f"Chromium: {args.runs} runs per condition …", flush=True)
         data["browser"] = browser_bench(runs=args.runs)
+    if not args.no_webkit:
+        print(f"WebKit: {args.webkit_runs} runs per condition …", flush=True)
+        data["webkit"] = webkit_bench(runs=args.webkit_runs)
+    browsers = tuple(name for name, skip in (("chromium", args.no_browser), ("webkit", args.no_webkit)) if not skip)
+    if browsers:
         from tests import bench_snapshot  # issue 10: with and without the memory snapshot
 
-        data["snapshot"] = bench_snapshot.snapshot_bench(runs=args.runs)
+        data["snapshot"] = bench_snapshot.snapshot_bench(runs=args.runs, browsers=browsers)
     data["total_s"] = time.perf_counter() - started
     data["loadavg_end"] = _loadavg()
     print()

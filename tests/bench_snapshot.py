@@ -96,13 +96,15 @@ def stats(values: list[float]) -> dict[str, Any]:
 
 
 def stage(into: Path) -> None:
-    """build/ plus the bare page, which sets the app's ``ct:ready`` mark too."""
+    """build/ plus the bare page, which must set the app's ``ct:ready`` mark too."""
     from tests.bench import _stage
 
     _stage(ROOT / "build", into)
     bare = into / "bare.mjs"
     source = bare.read_text()
     marker = 'document.documentElement.dataset.ready = "true";'
+    if 'performance.mark("ct:ready")' in source:
+        return
     if marker not in source:
         raise SystemExit("tests/bench_bare/bare.mjs no longer sets data-ready as expected")
     bare.write_text(source.replace(marker, 'performance.mark("ct:ready");\n' + marker))

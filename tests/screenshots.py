@@ -1,4 +1,4 @@
-"""Every screen at tablet sizes, light and dark: ``python -m tests.screenshots`` → screenshots/.
+"""Every screen at the four tablet sizes, light and dark: ``python -m tests.screenshots`` → screenshots/.
 
 Not a test: pictures to look at before calling a UI done.
 """
@@ -11,19 +11,22 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from tests.e2e.conftest import BUILD, CHROMIUM, CHROMIUM_FLAGS, READY
+from tests.e2e.tablet import TABLET_SIZES, size_id
 from web.serve import serve_in_thread
 
 OUT = Path(__file__).resolve().parents[1] / "screenshots"
-VIEWPORTS = {"landscape": (1024, 768), "portrait": (768, 1024)}
+#: The four tablet sizes (tests/e2e/tablet.py); ``-k 768`` style filtering via argv.
+VIEWPORTS = {size_id(size): (size["width"], size["height"]) for size in TABLET_SIZES}
 
 
-def shoot(page, name: str) -> None:
-    page.screenshot(path=str(OUT / f"{name}.png"), full_page=True)
+def shoot(page, name: str, full: bool = True) -> None:
+    """``full``: the whole page; otherwise what the player sees now, without scrolling."""
+    page.screenshot(path=str(OUT / f"{name}.png"), full_page=full)
 
 
 def tour(page, base: str, tag: str) -> None:
     page.goto(base)
-    page.wait_for_selector(READY, state="attached", timeout=30_000)
+    page.wait_for_selector(READY, state="attached", timeout=120_000)
     shoot(page, f"home-{tag}")
     page.goto(base + "#/campaign")
     page.locator("#rules-campaign summary").click()
@@ -34,10 +37,10 @@ def tour(page, base: str, tag: str) -> None:
     page.locator("[data-field=seed]").fill("7")
     shoot(page, f"conflict-setup-example-{tag}")
     page.get_by_role("button", name="Start the conflict").click()
-    shoot(page, f"conflict-curtain-{tag}")
+    shoot(page, f"conflict-curtain-{tag}", full=False)
     page.locator("[data-testid=curtain] button").click()
     page.locator("[data-testid=hand] .card.unusable").first.click()
-    shoot(page, f"conflict-discard-{tag}")
+    shoot(page, f"conflict-discard-{tag}", full=False)
     page.get_by_role("button", name="Discard 1 and draw 1").click()
     page.locator("[data-testid=curtain] button").click()
     page.get_by_role("button", name="Keep all cards").click()
@@ -49,8 +52,12 @@ def tour(page, base: str, tag: str) -> None:
             blocked = page.locator("[data-testid=hand] .card.blocked")
             if blocked.count():
                 blocked.first.click()
-            shoot(page, f"conflict-hand-refusal-{tag}")
+            shoot(page, f"conflict-hand-refusal-{tag}", full=False)
         playable = page.locator("[data-testid=hand] .card.playable")
+        if turn == 5 and playable.count():
+            page.get_by_role("button", name="Cannot play — end the round").click()
+            shoot(page, f"conflict-confirm-pass-{tag}", full=False)
+            page.get_by_role("button", name="Keep playing").click()
         if playable.count():
             playable.first.click()
         else:
@@ -68,15 +75,18 @@ def tour(page, base: str, tag: str) -> None:
     page.get_by_label("Table deck").check()
     page.get_by_role("button", name="Start the conflict").click()
     page.locator("[data-testid=picker] [data-card='10S']").click()
-    shoot(page, f"conflict-table-deck-{tag}")
+    shoot(page, f"conflict-table-deck-{tag}", full=False)
 
 
 def main() -> None:
     OUT.mkdir(exist_ok=True)
+    only = sys.argv[1:]  # e.g. "768x1024": just these sizes
     server, base = serve_in_thread(BUILD)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         for orientation, (width, height) in VIEWPORTS.items():
+            if only and orientation not in only:
+                continue
             for theme in ("light", "dark"):
                 context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True,
                                               color_scheme=theme)

@@ -15,9 +15,12 @@ from js import Event, document, performance, window  # type: ignore[import-not-f
 from pyodide.ffi import create_once_callable, create_proxy  # type: ignore[import-not-found]
 
 from web import platform
-from web.dom import Root, button, h
+from web.dom import Root, Serial, button, h
 from web.routing import parse_hash
 from web.store import MemoryStorage, Store, WebStorage
+
+#: Controls whose value is typed: taken from their "input" events only.
+TEXT_TYPES = {"text", "number", "search", "tel", "email", "url", "password", "textarea"}
 
 
 class App:
@@ -32,6 +35,10 @@ class App:
         self.views = {"home": HomeView(self), "conflict": ConflictView(self)}
         self.route = parse_hash(platform.location_hash())[0]
         self._proxies = []  # the listeners' proxies live as long as the page
+        self.serial = Serial()  # events are handled one at a time, never inside a render
+        self._rendering = False
+        self._render_again = False
+        self.failure: str | None = None  # details of the last unexpected error (for "Copy details")
 
     def _storage(self):
         """localStorage, or — where the browser refuses it — memory, and say so."""
@@ -49,20 +56,78 @@ class App:
 
     # ------------------------------------------------------------ rendering
     def render(self) -> None:
+        """Redraw the current route and the toasts. Never re-entrant: a render asked
+        for while one runs (a timer, a nested call) happens right after it."""
+        if self._rendering:
+            self._render_again = True
+            return
+        self._rendering = True
+        try:
+            self._render_again = True
+            rounds = 0
+            while self._render_again and rounds < 3:
+                self._render_again = False
+                rounds += 1
+                self._render_route()
+                self._render_toasts()
+        finally:
+            self._rendering = False
         view = self.views.get(self.route)
-        if view is not None:
-            root = self.roots.get(self.route)
-            if root is None:
-                root = self.roots[self.route] = Root(document.getElementById(f"app-{self.route}"))
-            try:
-                root.render(view.render())
-            except Exception:  # a bug must not leave a blank table: say so, keep the data
-                traceback.print_exc()
-                root.tree = None
-                root.render(h("p", {"class": "error-box", "role": "alert"},
-                              "Something went wrong drawing this screen. Your games are safe; "
-                              "reload the page to continue."))
-        self._render_toasts()
+        if view is not None and hasattr(view, "after_render"):
+            view.after_render()
+
+    def _render_route(self) -> None:
+        view = self.views.get(self.route)
+        if view is None:
+            return
+        root = self.roots.get(self.route)
+        if root is None:
+            root = self.roots[self.route] = Root(document.getElementById(f"app-{self.route}"))
+        try:
+            root.render(view.render())
+        except Exception:  # a bug must not leave a blank table: say so, keep the data
+            self.failure = self._details()
+            root.tree = None
+            root.render(self._failure_box())
+
+    def _failure_box(self):
+        details = self.failure or ""
+        return h("section", {"class": "panel app-error", "role": "alert", "data-testid": "app-error"},
+                 h("h2", {}, "Something went wrong drawing this screen"),
+                 h("p", {}, "Your games are safe: every step is saved, nothing was lost. "
+                            "“Try again” redraws the table; if this keeps happening, "
+                            "“Copy details” copies what went wrong and this game’s link for a bug report."),
+                 h("div", {"class": "row"},
+                   button("Try again", "app:retry", cls="btn primary"),
+                   button("Copy details", "app:copy-details", cls="btn")),
+                 h("details", {"class": "error-details"},
+                   h("summary", {}, "Show the details"),
+                   h("textarea", {"readonly": True, "rows": "6", "aria-label": "Error details",
+                                  "value": details})))
+
+    def _details(self) -> str:
+        """What went wrong, for a bug report: the traceback and the game's link."""
+        lines = [traceback.format_exc().rstrip(), "", f"Route: #/{self.route}"]
+        view = self.views.get(self.route)
+        session = getattr(view, "session", None)
+        try:
+            if session is not None and session.game is not None:
+                lines.append(f"Game link: {session.share_url(public=False)}")
+        except Exception:  # the report itself must not fail
+            lines.append("Game link: (could not be made)")
+        try:
+            lines.append(f"Browser: {window.navigator.userAgent}")
+        except Exception:
+            pass
+        return "\n".join(lines)
+
+    def copy_details(self) -> None:
+        try:
+            platform.copy_text(self.failure or "")
+            self.toast("Copied the details: paste them into your bug report.")
+        except Exception:
+            self.toast("This browser does not allow copying here: open “Show the details” and copy the text.",
+                       "error")
 
     def _render_toasts(self) -> None:
         root = self.roots.get("_toasts")
@@ -88,63 +153,82 @@ class App:
         if kind != "error":
             toast_id = self._toast_id
 
-            def expire(*_):
+            def expire():
                 self.toasts = [t for t in self.toasts if t["id"] != toast_id]
-                self._render_toasts()
+                self.render()
 
-            window.setTimeout(create_once_callable(expire), int(seconds * 1000))
+            self.later(seconds, expire)
+
+    def later(self, seconds: float, job) -> None:
+        """Run ``job`` after ``seconds``, in turn with the events (never inside a render)."""
+        def fire(*_):
+            self.serial.run(self._guarded_job(job))
+
+        window.setTimeout(create_once_callable(fire), int(seconds * 1000))
 
     # ------------------------------------------------------------ events
+    # Every listener reads what it needs from the event at once and returns a job;
+    # the jobs run one at a time through ``self.serial`` (see web.dom.Serial).
     def _target(self, event, attr: str):
         target = platform.py(event.target)
         if target is None or not hasattr(target, "closest"):
             return None
         return platform.py(target.closest(f"[{attr}]"))
 
-    def on_click(self, event) -> None:
+    def on_click(self, event):
         el = self._target(event, "data-action")
         if el is None or el.hasAttribute("disabled"):
-            return
+            return None
         if self.route != "home":
             platform.keep_screen_awake()
         action = str(el.getAttribute("data-action"))
         arg = platform.text(el.getAttribute("data-arg"))
-        self.dispatch(action, arg, el, event)
+        return lambda: self.dispatch(action, arg, el, None)
 
-    def on_field(self, event) -> None:
+    def on_field(self, event):
         el = self._target(event, "data-field")
         if el is None:
-            return
+            return None
         field = str(el.getAttribute("data-field"))
-        if el.type == "checkbox":
+        kind = str(el.type)
+        if kind == "checkbox":
             value = "1" if el.checked else ""
-        elif el.type == "file":
+        elif kind == "file":
             if event.type == "change":  # a file input also fires "input": import once
-                self.dispatch("file:" + field, None, el, event)
-            return
+                return lambda: self.dispatch("file:" + field, None, el, None)
+            return None
         else:
             value = str(el.value)
+        if event.type == "change" and kind in TEXT_TYPES:
+            # A typed value arrives with its "input" events; a late "change" (on blur,
+            # perhaps after its row moved or went) only redraws, it never writes.
+            return self.render
         live = event.type == "input"
-        view = self.views.get(self.route)
-        if view is not None and view.field(field, value, live):
-            self.render()
+        row = platform.text(el.getAttribute("data-row"))
 
-    def on_key(self, event) -> None:
+        def job():
+            view = self.views.get(self.route)
+            if view is not None and view.field(field, value, live, row):
+                self.render()
+
+        return job
+
+    def on_key(self, event):
         """Ctrl/⌘+Z undoes, Ctrl/⌘+Shift+Z or Ctrl+Y redoes (not while typing in a field)."""
         if not (event.ctrlKey or event.metaKey) or event.altKey:
-            return
+            return None
         target = platform.py(event.target)
         if target is not None and str(getattr(target, "tagName", "")).lower() in ("input", "textarea", "select"):
-            return
+            return None
         key = str(event.key).lower()
         if key == "z":
             action = "session:redo" if event.shiftKey else "session:undo"
         elif key == "y":
             action = "session:redo"
         else:
-            return
+            return None
         event.preventDefault()
-        self.dispatch(action, None, None, event)
+        return lambda: self.dispatch(action, None, None, None)
 
     def dispatch(self, action: str, arg, el, event) -> None:
         if action == "app:toast-close":
@@ -155,51 +239,92 @@ class App:
                     self.toasts.remove(t)
                     t["action"]()
                     break
+        elif action == "app:copy-details":
+            self.copy_details()
+        elif action == "app:retry":
+            self.failure = None
+            view = self.views.get(self.route)
+            if view is not None and hasattr(view, "recover"):
+                view.recover()
         else:
             view = self.views.get(self.route)
             if view is not None:
                 view.handle(action, arg, el, event)
         self.render()
 
-    def on_drop(self, event) -> None:
+    def on_drop(self, event):
         view = self.views.get(self.route)
         transfer = platform.py(event.dataTransfer)
         files = platform.py(transfer.files) if transfer is not None else None
         if view is None or not files or files.length == 0 or not hasattr(view, "import_file"):
-            return
+            return None
         event.preventDefault()
-        view.import_file(files.item(0))
+        file = files.item(0)
+        return lambda: view.import_file(file)
 
     def on_hash(self, *_):
         hash_ = platform.location_hash()
         if hash_ and not hash_.startswith("#/"):
-            return  # an in-page anchor such as the skip link: the route stays
+            return None  # an in-page anchor such as the skip link: the route stays
+        return lambda: self._go(hash_)
+
+    def _go(self, hash_: str) -> None:
         route, params = parse_hash(hash_)
+        previous = self.views.get(self.route)
+        if route != self.route and previous is not None and hasattr(previous, "on_leave"):
+            previous.on_leave()
         self.route = route
         view = self.views.get(route)
         if view is not None and hasattr(view, "on_enter"):
             view.on_enter(params)
         self.render()
 
-    def on_storage(self, event) -> None:
+    def on_storage(self, event):
         """Another tab changed a save: let the views say so instead of overwriting it."""
         key = platform.text(event.key)
         if key is None:
-            return
-        for view in self.views.values():
-            if hasattr(view, "on_storage"):
-                view.on_storage(key, platform.text(event.newValue))
-        self.render()
+            return None
+        value = platform.text(event.newValue)
+
+        def job():
+            for view in self.views.values():
+                if hasattr(view, "on_storage"):
+                    view.on_storage(key, value)
+            self.render()
+
+        return job
+
+    def _guarded_job(self, job):
+        def run():
+            try:
+                job()
+            except Exception:
+                self.bug()
+
+        return run
+
+    def bug(self) -> None:
+        """An unexpected error in a handler: say so in the app's words, keep the data."""
+        traceback.print_exc()  # for the developer console; PyScript's on-page display is off
+        self.failure = self._details()
+        self.toast("Something went wrong with that tap. Your games are safe; nothing was lost.", "error",
+                   action=self.copy_details, action_label="Copy details")
+        try:
+            self.render()
+        except Exception:
+            traceback.print_exc()
 
     def listen(self, target, name: str, handler) -> None:
-        """``handler`` for ``name`` events; a bug in it is reported, and the page lives on."""
+        """``handler`` for ``name`` events: it reads the event and returns a job (or None);
+        the jobs run one at a time, and a bug in either is reported while the page lives on."""
         def guarded(event):
             try:
-                handler(event)
-            except Exception as err:
-                traceback.print_exc()
-                self.toast(f"That did not work: {err}. Your games are safe.", "error")
-                self.render()
+                job = handler(event)
+            except Exception:
+                self.bug()
+                return
+            if job is not None:
+                self.serial.run(self._guarded_job(job))
 
         proxy = create_proxy(guarded)
         self._proxies.append(proxy)
@@ -218,12 +343,20 @@ class App:
         for view in self.views.values():
             if hasattr(view, "boot"):
                 view.boot()
-        self.on_hash()  # renders the current route; the others render when visited
+        self._go(platform.location_hash())  # renders the current route; the others render when visited
 
 
 def main() -> None:
     performance.mark("ct:imported")
-    App().start()
+    try:
+        App().start()
+    except Exception:  # never a traceback on screen: the app's own words, in the boot bar
+        traceback.print_exc()
+        text = document.getElementById("boot-text")
+        if text is not None:
+            text.textContent = ("The table could not start. Your saved games are safe in this browser; "
+                                "reload the page to try again.")
+        return
     performance.mark("ct:ready")
     document.documentElement.setAttribute("data-ready", "true")
     document.dispatchEvent(Event.new("ct:ready"))  # the shell registers the offline worker now

@@ -68,11 +68,14 @@ TEMPLATED = {"sw.js", BOOT_MODULE}
 #: PyScript's configuration, inline in the page (one request fewer before Python
 #: starts): the vendored Pyodide, our code as one zip unpacked into the working
 #: directory, and none of PyScript's optional plugins (editor, terminal, game …),
-#: which it would otherwise fetch before starting the interpreter.
+#: which it would otherwise fetch before starting the interpreter. Its "error"
+#: plugin is off too: it prints Python tracebacks (and all of stderr) into the page,
+#: and a player must never see one (web/app.py shows the app's own message).
 PYSCRIPT_CONFIG = {
     "interpreter": "./vendor/pyodide/boot.mjs",
     "files": {"./app.zip": "./*"},
-    "plugins": ["!codemirror", "!deprecations-manager", "!donkey", "!py-editor", "!py-game", "!py-terminal"],
+    "plugins": ["!codemirror", "!deprecations-manager", "!donkey", "!error", "!py-editor", "!py-game",
+                "!py-terminal"],
 }
 
 TOOLS = (

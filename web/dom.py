@@ -144,18 +144,75 @@ def _patch_node(old, new) -> None:
     patch_children(el, old.children, new.children)
 
 
+def _match(old: list, new: list) -> list:
+    """For each new child, the old child it updates (or ``None``: a new element).
+
+    Keyed children (``data-key``) match by key wherever they moved, so removing a
+    row never makes the next row's element (and its focused field) take the
+    removed row's place; unkeyed children match by their order among the unkeyed.
+    """
+    by_key = {node.key: node for node in old if isinstance(node, VNode) and node.key is not None}
+    unkeyed = [node for node in old if not (isinstance(node, VNode) and node.key is not None)]
+    matches, u = [], 0
+    for node in new:
+        key = node.key if isinstance(node, VNode) else None
+        if key is not None:
+            previous = by_key.pop(key, None)
+        else:
+            previous = unkeyed[u] if u < len(unkeyed) else None
+            u += 1
+        matches.append(previous if previous is not None and _same(previous, node) else None)
+    return matches
+
+
 def patch_children(parent, old: list, new: list) -> None:
     """Make ``parent`` 's children match ``new``, reusing what ``old`` rendered."""
-    for index, node in enumerate(new):
-        previous = old[index] if index < len(old) else None
-        if previous is not None and _same(previous, node):
+    matches = _match(old, new)
+    reused = {id(node) for node in matches if node is not None}
+    for previous in old:
+        if id(previous) not in reused:
+            parent.removeChild(previous.el)
+    current = [node.el for node in old if id(node) in reused]  # the parent's children, in order
+    for index, (node, previous) in enumerate(zip(new, matches)):
+        if previous is not None:
             _patch_node(previous, node)
-        elif previous is not None:
-            parent.replaceChild(_create(node), previous.el)
+            el = node.el
         else:
-            parent.appendChild(_create(node))
-    for previous in old[len(new):]:
-        parent.removeChild(previous.el)
+            el = _create(node)
+        if index < len(current) and current[index] is el:
+            continue
+        parent.insertBefore(el, current[index] if index < len(current) else None)
+        for at, existing in enumerate(current):
+            if existing is el:
+                del current[at]
+                break
+        current.insert(index, el)
+
+
+class Serial:
+    """Runs one job at a time: a job that arrives while another runs waits for it.
+
+    The browser fires some events synchronously inside a DOM change (a focused
+    field that a patch removes fires ``blur``/``change`` there and then). Handling
+    such an event at once would render inside a render; every event handler of the
+    app runs through one ``Serial``, so it is handled right after, in order.
+    """
+
+    def __init__(self) -> None:
+        self.busy = False
+        self.queue: list = []
+
+    def run(self, job) -> None:
+        self.queue.append(job)
+        if self.busy:
+            return
+        self.busy = True
+        try:
+            while self.queue:
+                self.queue.pop(0)()
+        finally:
+            self.busy = False
+            self.queue.clear()
 
 
 class Root:
@@ -164,11 +221,23 @@ class Root:
     def __init__(self, el):
         self.el = el
         self.tree: list | None = None
+        self._patching = False
 
     def render(self, children: Any) -> None:
+        """Patch the region to ``children``; never inside another patch of it."""
+        if self._patching:
+            raise RuntimeError("Root.render called while the same region is being patched")
         new = _children([children])
-        if self.tree is None:
-            self.el.textContent = ""
-            self.tree = []
-        patch_children(self.el, self.tree, new)
-        self.tree = new
+        self._patching = True
+        try:
+            if self.tree is None:
+                self.el.textContent = ""
+                self.tree = []
+            try:
+                patch_children(self.el, self.tree, new)
+            except Exception:
+                self.tree = None  # the page is in an unknown state: the next render starts afresh
+                raise
+            self.tree = new
+        finally:
+            self._patching = False

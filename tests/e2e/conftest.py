@@ -79,7 +79,7 @@ class Recorder:
                 if not u.startswith(("data:", "blob:")) and urlparse(u).netloc != origin]
 
 
-def open_app(page, url: str, timeout: float = 30_000) -> Recorder:
+def open_app(page, url: str, timeout: float = 90_000) -> Recorder:
     recorder = Recorder(page)
     page.goto(url)
     page.wait_for_selector(READY, state="attached", timeout=timeout)

@@ -26,11 +26,12 @@ Taps the way an iPad makes them
         lands on whatever is at that point after the first (a new button included).
 
 Checks
-    ``assert_on_screen(page, *locators, uncovered=True)``
+    ``assert_on_screen(page, *locators, uncovered=True, ignore=".toast-area")``
         Every element the locators match is visible, and its bounding box lies fully
         inside the viewport as the page is now (nothing is scrolled to find it). With
         ``uncovered`` the element is also the one a finger at its centre would hit
-        (not hidden under a sticky bar, a toast or an overlay).
+        (not hidden under a sticky bar or an overlay); ``ignore`` is a selector of
+        what may cover it, by default the transient toasts.
     ``assert_no_traceback(page)``
         No Python traceback anywhere in the page's text, no PyScript error box
         (``.py-error``).
@@ -130,9 +131,10 @@ def double_tap(page, locator, gap_ms: int = 90) -> None:
 
 # ---------------------------------------------------------------- checks
 
-_ON_SCREEN = """(els, uncovered) => els.map(el => {
+_ON_SCREEN = r"""(els, [uncovered, ignore]) => els.map(el => {
     const r = el.getBoundingClientRect();
-    const name = (el.getAttribute('aria-label') || el.innerText || el.tagName).trim().slice(0, 50);
+    const name = (el.getAttribute('aria-label') || el.getAttribute('data-card') || el.innerText || el.tagName)
+        .replace(/\s+/g, ' ').trim().slice(0, 50);
     const w = window.innerWidth, h = window.innerHeight;
     const problems = [];
     if (r.width === 0 || r.height === 0 || getComputedStyle(el).visibility === 'hidden') problems.push('not visible');
@@ -141,22 +143,26 @@ _ON_SCREEN = """(els, uncovered) => els.map(el => {
                       + `outside the ${w}x${h} viewport`);
     else if (uncovered) {
         const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-        if (hit && !el.contains(hit) && !hit.contains(el))
+        if (hit && !el.contains(hit) && !hit.contains(el) && !(ignore && hit.closest(ignore)))
             problems.push(`covered by <${hit.tagName.toLowerCase()} class="${hit.className}">`);
     }
     return problems.length ? `${name}: ${problems.join(', ')}` : null;
 }).filter(x => x)"""
 
 
-def assert_on_screen(page, *locators, uncovered: bool = True) -> None:
-    """Every element matched is fully inside the viewport as the page is scrolled now."""
+def assert_on_screen(page, *locators, uncovered: bool = True, ignore: str | None = ".toast-area") -> None:
+    """Every element matched is fully inside the viewport as the page is scrolled now.
+
+    ``ignore``: what may cover an element without counting (by default the
+    transient toasts, which sit at the top over the navigation and go by themselves).
+    """
     problems: list[str] = []
     for locator in locators:
         count = locator.count()
         if count == 0:
             problems.append(f"{locator}: nothing matched")
             continue
-        problems += locator.evaluate_all(_ON_SCREEN, uncovered)
+        problems += locator.evaluate_all(_ON_SCREEN, [uncovered, ignore])
     scroll = page.evaluate("[scrollX, scrollY]")
     assert not problems, f"off screen at {page.viewport_size} (scroll {scroll}):\n" + "\n".join(problems)
 
@@ -186,10 +192,11 @@ _DESCRIBE = """(root, fields) => {
     const css = s => CSS.escape(s);
     const describe = el => {
         if (el.id) return '#' + css(el.id);
-        for (const a of ['data-field', 'data-action']) {
+        for (const a of ['data-field', 'data-action', 'data-open-rules']) {
             if (el.hasAttribute(a)) {
                 let s = `${el.tagName.toLowerCase()}[${a}="${css(el.getAttribute(a))}"]`;
                 if (el.hasAttribute('data-arg')) s += `[data-arg="${css(el.getAttribute('data-arg'))}"]`;
+                if (el.hasAttribute('data-rule')) s += `[data-rule="${css(el.getAttribute('data-rule'))}"]`;
                 return s;
             }
         }
@@ -204,19 +211,47 @@ _DESCRIBE = """(root, fields) => {
 }"""
 
 
-def _find(page, root_selector: str, item: dict):
-    root = page.locator(root_selector)
-    if item["selector"]:
-        loc = root.locator(item["selector"])
-    else:
-        loc = root.get_by_role("button", name=item["text"], exact=True)
-    loc = loc.first
-    try:
-        if loc.count() and loc.is_visible() and loc.is_enabled():
-            return loc
-    except Exception:  # the element went away between the checks
-        return None
-    return None
+_HEALTH = r"""() => {
+    if (document.querySelector('.py-error')) return 'PyScript error box: ' + document.querySelector('.py-error').textContent.slice(0, 300);
+    const text = document.body.innerText;
+    const tb = text.search(/Traceback \(most recent call last\)|File "[^"]+\.py", line \d+|\b(NotFoundError|PythonError|JsException)\b/);
+    if (tb >= 0) return 'traceback on screen: ' + text.slice(Math.max(0, tb - 200), tb + 300);
+    if (document.documentElement.dataset.ready !== 'true') return 'the app is no longer ready';
+    const box = document.querySelector('[data-testid=app-error], .error-box');
+    if (box) return 'error box: ' + box.innerText.slice(0, 300);
+    for (const t of document.querySelectorAll('.toast.error'))
+        if (/did not work|went wrong/i.test(t.innerText)) return 'bug toast: ' + t.innerText.slice(0, 300);
+    return null;
+}"""
+
+_FIND = r"""(root, sel, text, kind) => {
+    const visible = el => el.offsetParent !== null && getComputedStyle(el).visibility !== 'hidden';
+    let all = [...root.querySelectorAll(kind)].filter(visible);
+    if (kind.startsWith('button')) all = all.filter(el => !el.disabled);
+    return all.find(el => sel ? el.matches(sel) : (el.innerText || el.getAttribute('aria-label') || '').trim().slice(0, 40) === text) || null;
+}"""
+
+_PROBE = r"""([rootSel, field, button, fields]) => {
+    const root = document.querySelector(rootSel);
+    if (!root) return null;
+    const find = """ + _FIND + r""";
+    const f = find(root, field.selector, field.text, fields)
+        || [...root.querySelectorAll(fields)].find(el => el.offsetParent !== null);
+    const b = find(root, button.selector, button.text, 'button');
+    if (!f || !b) return null;
+    for (const old of document.querySelectorAll('[data-kit-field]')) old.removeAttribute('data-kit-field');
+    f.setAttribute('data-kit-field', '1');
+    return f.type || 'text';
+}"""
+
+_TAP = r"""([rootSel, button]) => {
+    const root = document.querySelector(rootSel);
+    const b = root && (""" + _FIND + r""")(root, button.selector, button.text, 'button');
+    if (!b) return 'gone';
+    b.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, view: window}));
+    if (document.activeElement && document.activeElement !== document.body) document.activeElement.blur();
+    return (""" + _HEALTH + r""")();
+}"""
 
 
 def every_field_then_every_button(page, root_selector: str, *, reset=None, text: str = "Zz 9",
@@ -224,11 +259,14 @@ def every_field_then_every_button(page, root_selector: str, *, reset=None, text:
                                   skip: tuple[str, ...] = ("Export",)) -> int:
     """Type into every field, Safari-tap every button while it has focus; stay healthy.
 
+    The typing is real (Playwright ``fill``: the browser counts it as the user's edit,
+    so removing the focused field fires its ``blur``/``change`` as on a tablet); the
+    tap, the focus leaving and the health check run in one step in the page.
     ``skip``: button texts (regular expressions, matched at the start) not to tap,
     e.g. ones that leave the page or open a native dialog. Returns the pairs tapped.
     """
     found = page.locator(root_selector).evaluate(_DESCRIBE, FIELDS)
-    fields = [f for f in found["fields"]]
+    fields = list(found["fields"])
     skip_re = [re.compile(s) for s in skip]
     buttons, per = [], {}
     for b in found["buttons"]:
@@ -242,20 +280,19 @@ def every_field_then_every_button(page, root_selector: str, *, reset=None, text:
     pairs = 0
     for k in range(min(max(len(fields), len(buttons)), max_pairs)):
         field_item, button_item = fields[k % len(fields)], buttons[k % len(buttons)]
-        field, button = _find(page, root_selector, field_item), _find(page, root_selector, button_item)
-        if (field is None or button is None) and reset is not None:
+        args = [root_selector, field_item, button_item, FIELDS]
+        kind = page.evaluate(_PROBE, args)
+        if kind is None and reset is not None:
             reset()
-            field, button = _find(page, root_selector, field_item), _find(page, root_selector, button_item)
-        if field is None:  # a field that only some states show: any field will do
-            field = page.locator(root_selector).locator(FIELDS).first
-        if button is None or not field.count():
-            continue
-        value = number if field.get_attribute("type") == "number" else text
-        edit_then_tap(field, value, button)
-        try:
-            assert_app_ok(page)
-        except AssertionError as err:
-            raise AssertionError(f"after typing into {field_item['selector'] or field_item['text']!r} and "
-                                 f"tapping {button_item['text']!r} ({button_item['selector']}): {err}") from None
+            kind = page.evaluate(_PROBE, args)
+        if kind is None:
+            continue  # this button is not on this screen after all
+        page.locator("[data-kit-field='1']").fill(number if kind == "number" else text, timeout=5000)
+        problem = page.evaluate(_TAP, [root_selector, button_item])
+        if problem == "gone":
+            continue  # typing changed the screen (a live update): the button is not there now
+        assert problem is None, (f"after typing into {field_item['selector'] or field_item['text']!r} and "
+                                 f"tapping {button_item['text']!r} ({button_item['selector']}): {problem}")
         pairs += 1
+    assert_app_ok(page)
     return pairs

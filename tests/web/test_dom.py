@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from web import dom
-from web.dom import Root, button, h
+from web.dom import Root, Serial, button, h
 from web.routing import parse_hash
 
 
@@ -18,6 +18,7 @@ class FakeNode:
         self.checked = False
         self.open = False
         self.ops = 0
+        self.moves = 0
 
     # element API used by web.dom
     def setAttribute(self, k, v):
@@ -32,6 +33,15 @@ class FakeNode:
 
     def replaceChild(self, new, old):
         self.children[self.children.index(old)] = new
+
+    def insertBefore(self, new, ref):
+        if new in self.children:
+            self.children.remove(new)
+        self.moves += 1
+        if ref is None:
+            self.children.append(new)
+        else:
+            self.children.insert(self.children.index(ref), new)
 
     def removeChild(self, c):
         self.children.remove(c)
@@ -109,6 +119,59 @@ def test_a_focused_input_keeps_what_is_being_typed(doc):
     doc.activeElement = None
     root.render(h("input", {"value": "Bob"}))
     assert field.value == "Bob"
+
+
+def test_keyed_rows_keep_their_elements_when_a_row_above_goes(doc):
+    """Issue 7, defect 2: removing row b must not hand b's element (and its focused
+    field) to row c."""
+    root = Root(FakeNode("div"))
+
+    def rows(names):
+        return [h("div", {"data-key": name}, h("input", {"value": name})) for name in names]
+
+    root.render(rows(["a", "b", "c"]))
+    a, b, c = root.el.children
+    root.render(rows(["a", "c"]))
+    assert root.el.children == [a, c]
+    assert c.children[0].value == "c"
+    root.render(rows(["c", "a", "d"]))  # moved and added: still the same elements
+    assert root.el.children[:2] == [c, a] and root.el.children[2].children[0].value == "d"
+    root.render([h("p", {}, "x"), *rows(["a"])])  # unkeyed and keyed side by side
+    assert root.el.children[1] is a and root.el.children[0].tag == "p"
+
+
+def test_a_render_inside_a_patch_is_refused_not_half_applied(doc):
+    """Issue 7, defect 1: the browser may fire an event (and so a render) inside a patch."""
+    root = Root(FakeNode("div"))
+    root.render(h("div", {"data-key": "x"}, "one"))
+    nested = []
+
+    class Firing(FakeNode):
+        def removeChild(self, c):
+            try:
+                root.render(h("p", {}, "nested"))
+            except RuntimeError as err:
+                nested.append(str(err))
+            super().removeChild(c)
+
+    el = Firing("div")
+    root.el, root.tree = el, None
+    root.render(h("div", {"data-key": "x"}, "one"))
+    root.render(h("p", {}, "two"))
+    assert nested and [child.tag for child in el.children] == ["p"]
+
+
+def test_serial_runs_a_job_that_arrives_during_another_after_it():
+    serial, log = Serial(), []
+
+    def outer():
+        log.append("outer start")
+        serial.run(lambda: log.append("inner"))  # e.g. a change event fired inside a render
+        log.append("outer end")
+
+    serial.run(outer)
+    assert log == ["outer start", "outer end", "inner"]
+    assert not serial.busy
 
 
 @pytest.mark.parametrize("hash_, expected", [

@@ -25,6 +25,8 @@ DRAFT_KEY = "ct:v1:draft:conflict"
 SUITS = tuple(Suit)
 SCOPES = tuple(oic.Scope)
 SIDE_CLASS = ("side-a", "side-b")
+#: How long (seconds) a new pass-the-tablet curtain ignores taps (issue 7, defect 3).
+CURTAIN_PAUSE = 0.45
 
 
 def blank_org(suit: str = "S", number: int = 1) -> dict:
@@ -33,7 +35,7 @@ def blank_org(suit: str = "S", number: int = 1) -> dict:
 
 
 def blank_setup() -> dict:
-    return {
+    return with_ids({
         "sides": [
             {"name": "Side A", "scope": "home",
              "players": [{"name": "Player 1", "organizations": [blank_org("S")]}]},
@@ -41,7 +43,69 @@ def blank_setup() -> dict:
              "players": [{"name": "Player 2", "organizations": [blank_org("H")]}]},
         ],
         "scope": "home", "aggressor": 0, "deck": "app",
-    }
+    })
+
+
+# The setup form's rows (players, organizations) carry a stable "id" in the draft,
+# so a row keeps its identity when one above it goes: its element, its focused
+# field and any late event of that field stay with it (issue 7, defect 2). The ids
+# are the form's business only: the engine gets the draft without them.
+
+def _rows(draft: dict):
+    for side in draft.get("sides", []):
+        for player in side.get("players", []):
+            yield player
+            yield from player.get("organizations", [])
+
+
+def with_ids(draft: dict) -> dict:
+    """The draft with an ``id`` on every player and organization (kept where present)."""
+    used = {row["id"] for row in _rows(draft) if isinstance(row.get("id"), str)}
+    number = 0
+    for row in _rows(draft):
+        if not isinstance(row.get("id"), str):
+            while f"r{number}" in used:
+                number += 1
+            row["id"] = f"r{number}"
+            used.add(row["id"])
+    return draft
+
+
+def new_id(draft: dict, floor: int = 0) -> str:
+    """An id no row of the draft has, numbered above ``floor`` and every id in use."""
+    numbers = [int(row["id"][1:]) for row in _rows(draft)
+               if isinstance(row.get("id"), str) and row["id"][1:].isdigit()]
+    return f"r{max(numbers + [floor - 1]) + 1}"
+
+
+def engine_setup(draft: dict) -> dict:
+    """The draft as the engine takes it: a deep copy without the form's row ids."""
+    setup = copy.deepcopy(draft)
+    for row in _rows(setup):
+        row.pop("id", None)
+    return setup
+
+
+def find_row(draft: dict, row_id: str):
+    """``(side, player, organization)`` indexes of the row with ``row_id`` (organization
+    ``None`` for a player), or ``None`` when no such row is left."""
+    for s, side in enumerate(draft.get("sides", [])):
+        for p, player in enumerate(side.get("players", [])):
+            if player.get("id") == row_id:
+                return s, p, None
+            for o, org in enumerate(player.get("organizations", [])):
+                if org.get("id") == row_id:
+                    return s, p, o
+    return None
+
+
+def unused_player_name(draft: dict) -> str:
+    """"Player N" with the smallest N no player of either side is called."""
+    names = {player.get("name") for side in draft.get("sides", []) for player in side.get("players", [])}
+    number = 1
+    while f"Player {number}" in names:
+        number += 1
+    return f"Player {number}"
 
 
 def game_name(game) -> str:
@@ -85,6 +149,11 @@ class ConflictView:
         self.selected: set[str] = set()  # cards picked for a discard
         self.notice: str | None = None  # why the last tapped card was refused
         self.table_player = 0  # team player entering a card in table-deck mode
+        self._id_floor = 0  # setup row ids are numbered from here on (see with_ids)
+        self.confirm_pass = False  # "Cannot play" tapped with playable cards: asking first
+        self.curtain_held = False  # a new curtain ignores taps for a moment
+        self._hold_token = 0
+        self.scroll_to_play = False
 
     # ------------------------------------------------------------ lifecycle
     def boot(self) -> None:
@@ -95,7 +164,7 @@ class ConflictView:
             except ValueError:
                 data = None  # an unreadable draft is just a fresh form
             if isinstance(data, dict) and draft_shape_ok(data.get("setup")):
-                self.draft = data["setup"]
+                self.draft = with_ids(data["setup"])
                 rules = data.get("rules")
                 if isinstance(rules, dict):
                     self.rules.update({k: v for k, v in rules.items() if k in self.rules and isinstance(v, str)})
@@ -122,6 +191,52 @@ class ConflictView:
         self.selected = set()
         self.notice = None
         self.table_player = 0
+        self.confirm_pass = False
+        self._hold_curtain()
+
+    def _hold_curtain(self) -> None:
+        """A new curtain ignores taps for CURTAIN_PAUSE seconds: the second tap of a quick
+        double tap on the hand that was there must not show the next hand."""
+        self.curtain_held = True
+        self._hold_token += 1
+        token = self._hold_token
+
+        def release():
+            if token == self._hold_token:
+                self.curtain_held = False
+                self.app.render()
+
+        self.app.later(CURTAIN_PAUSE, release)
+
+    def on_leave(self) -> None:
+        """Leaving the route hides a revealed hand: it is not open when someone comes back."""
+        self.revealed = None
+        self.selected = set()
+        self.confirm_pass = False
+
+    def recover(self) -> None:
+        """After an unexpected error: back to the plain table (drawers shut, hands hidden)."""
+        self.session.drawer = None
+        self.session.renaming = None
+        self.on_leave()
+        self.notice = None
+
+    def after_render(self) -> None:
+        """A hand just revealed: scroll the play area (status, current card, hand,
+        actions) to the top of the screen, under the sticky bar."""
+        if self.scroll_to_play:
+            self.scroll_to_play = False
+            from js import document  # type: ignore[import-not-found]
+
+            status = document.querySelector("#app-conflict [data-testid=status]")
+            if status is not None:
+                status.scrollIntoView()
+
+    def _new_id(self) -> str:
+        """A row id never used in this tab (a removed row's id is not given again)."""
+        rid = new_id(self.draft, self._id_floor)
+        self._id_floor = int(rid[1:]) + 1
+        return rid
 
     def _save_draft(self) -> None:
         try:
@@ -143,7 +258,7 @@ class ConflictView:
     def _draft_state(self):
         """The draft as the engine sees it (None and a message when it is not valid yet)."""
         try:
-            setup = oic.normalize_setup(self.draft)
+            setup = oic.normalize_setup(engine_setup(self.draft))
             return oic.start(setup, self.rules, random.Random(0)), setup, None
         except (ValueError, TypeError) as err:
             return None, None, str(err)
@@ -160,7 +275,12 @@ class ConflictView:
                        h("p", {"class": "muted"}, "Build the two sides, or start from the source's worked "
                                                   "example: the Purple Dragon League against a zombie invasion "
                                                   "(OIC-7).")),
-                     button("Load the Purple Dragon League example", "conflict:example", cls="btn"))),
+                     button("Load the Purple Dragon League example", "conflict:example", cls="btn")),
+                   h("details", {"class": "scenario-choices"},
+                     h("summary", {}, "Where the example is silent: the app's choices"),
+                     h("p", {"class": "muted small"}, rule_ref("OIC-7", "conflict"),
+                       " gives the League's powers and the zombies' card sizes only."),
+                     h("ul", {}, [h("li", {}, choice) for choice in oic.SCENARIO_CHOICES]))),
                  h("div", {"class": "sides-grid"}, sides),
                  self._conflict_options(),
                  h("ul", {"class": "warn-list", "aria-label": "Warnings"},
@@ -185,14 +305,16 @@ class ConflictView:
                                               and "none"]},
                              suit_mark(suit), " ", oic.max_size_reason(preview, s, p, suit))
                            for suit in SUITS])
-            blocks.append(h("div", {"class": "player-block", "data-key": f"p{s}.{p}"},
+            pid = player.get("id")
+            blocks.append(h("div", {"class": "player-block", "data-key": f"p-{pid}"},
                             h("div", {"class": "row"},
                               self._text_input(f"sides.{s}.players.{p}.name", player.get("name", ""),
-                                               f"Player {p + 1} name", cls="player-name"),
-                              button("Remove player", "conflict:remove-player", f"{s}.{p}", cls="btn small ghost")
+                                               f"Player {p + 1} name", cls="player-name", row=pid),
+                              button("Remove player", "conflict:remove-player", pid, cls="btn small ghost",
+                                     aria_label=f"Remove player {player.get('name') or p + 1}")
                               if len(players) > 1 else None),
                             h("div", {"class": "org-list"}, rows),
-                            button("+ Organization", "conflict:add-org", f"{s}.{p}", cls="btn small"),
+                            button("+ Organization", "conflict:add-org", pid, cls="btn small"),
                             sizes))
         hand = oic.hand_size(len(players)) if 1 <= len(players) <= 8 else None
         return h("section", {"class": ["panel side-editor", SIDE_CLASS[s]], "aria-label": f"Side {s + 1}"},
@@ -208,27 +330,30 @@ class ConflictView:
 
     def _org_row(self, s: int, p: int, o: int, org: dict):
         base = f"sides.{s}.players.{p}.organizations.{o}"
+        rid = org.get("id")
         power = org.get("power", "")
         bad_power = not (isinstance(power, int) and 0 <= power <= 999)
-        return h("div", {"class": "org-row", "data-key": f"o{s}.{p}.{o}"},
-                 self._text_input(f"{base}.name", org.get("name", ""), "Organization", placeholder="Organization"),
+        return h("div", {"class": "org-row", "data-key": f"o-{rid}"},
+                 self._text_input(f"{base}.name", org.get("name", ""), "Organization", placeholder="Organization",
+                                  row=rid),
                  h("label", {"class": "field power"}, "Power",
                    h("input", {"type": "number", "inputmode": "numeric", "min": "0", "max": "999", "step": "1",
-                               "data-field": f"setup:{base}.power", "value": str(power),
+                               "data-field": f"setup:{base}.power", "data-row": rid, "value": str(power),
                                "aria-invalid": "true" if bad_power else None})),
                  h("label", {"class": "field"}, "Suit",
-                   h("select", {"data-field": f"setup:{base}.suit", "value": org.get("suit", "S")},
+                   h("select", {"data-field": f"setup:{base}.suit", "data-row": rid, "value": org.get("suit", "S")},
                      [h("option", {"value": suit.letter, "selected": org.get("suit") == suit.letter},
                         f"{suit.symbol} {suit.noun}") for suit in SUITS])),
                  self._text_input(f"{base}.location", org.get("location", ""), "Location", placeholder="Location",
-                                  max_len=120),
-                 button("✕", "conflict:remove-org", f"{s}.{p}.{o}", cls="btn small ghost remove",
+                                  max_len=120, row=rid),
+                 button("✕", "conflict:remove-org", rid, cls="btn small ghost remove",
                         aria_label=f"Remove {org.get('name') or 'organization'}"))
 
     def _text_input(self, path: str, value: str, label: str, cls: str = "", placeholder: str = "",
-                    max_len: int = 60):
+                    max_len: int = 60, row: str | None = None):
+        """A typed field; ``row`` is the stable id of the player/organization it edits."""
         return h("label", {"class": ["field", cls]}, label,
-                 h("input", {"type": "text", "data-field": f"setup:{path}", "value": value,
+                 h("input", {"type": "text", "data-field": f"setup:{path}", "data-row": row, "value": value,
                              "maxlength": str(max_len), "placeholder": placeholder or None,
                              "autocomplete": "off"}))
 
@@ -295,14 +420,17 @@ class ConflictView:
 
     # ---------------- table
     def render_table(self, st):
-        return h("div", {"class": ["table", f"phase-{st.phase}"], "data-testid": "table",
+        # While cards are being chosen the sides shrink to a one-line summary, so the
+        # current card, the hand and its actions fit a tablet screen (issue 7).
+        compact = st.phase in ("discard", "play")
+        return h("div", {"class": ["table", f"phase-{st.phase}", compact and "compact"], "data-testid": "table",
                          "data-phase": st.phase},
                  h("p", {"class": "status", "role": "status", "data-testid": "status"},
                    with_rule_refs(oic.status(st), "conflict")),
                  h("div", {"class": "board"},
-                   self._side_panel(st, 0),
+                   self._side_summary(st, 0) if compact else self._side_panel(st, 0),
                    self._centre(st),
-                   self._side_panel(st, 1)),
+                   self._side_summary(st, 1) if compact else self._side_panel(st, 1)),
                  self._action_area(st),
                  self._log(st),
                  self._rules_in_play(st))
@@ -332,6 +460,29 @@ class ConflictView:
                                     h("th", {"scope": "col"}, "Rating"), h("th", {"scope": "col"}, "Max"),
                                     h("th", {"scope": "col"}, "Best organization"))),
                    h("tbody", {}, rows)))
+
+    def _side_summary(self, st, s: int):
+        """A side in one line a suit: rating, max card size, "safe" (OIC-3, OIC-5)."""
+        side = st.sides[s]
+        ratings = oic.side_ratings(st, s)
+        engageable = set(oic.engageable_suits(st, s))
+        chips = []
+        for suit in SUITS:
+            size = oic.max_card_size(ratings[suit], side.scope)
+            org = oic.best_organization(st, s, suit)
+            chips.append(h("li", {"class": ["chip", suit not in engageable and "safe"], "data-suit": suit.letter,
+                                  "title": org.name if org else None},
+                           suit_mark(suit), h("span", {"class": "visually-hidden"}, f"{suit.noun} rating "),
+                           h("span", {"class": "rating", "data-testid": f"rating-{s}-{suit.letter}"},
+                             str(ratings[suit])),
+                           h("span", {"class": "chip-max"}, f" max {size}" if size >= 1 else " faces"),
+                           h("span", {"class": "chip-safe"}, " safe") if suit not in engageable else None))
+        role = "aggressor" if st.aggressor == s else "defender"
+        return h("section", {"class": ["panel side compact", SIDE_CLASS[s], st.turn == s and "to-play"],
+                             "aria-label": side.name, "data-testid": f"side-{s}"},
+                 h("div", {"class": "side-head"}, h("h2", {"class": "side-title"}, side.name),
+                   h("span", {"class": "muted small side-role"}, role, " · to play" if st.turn == s else "")),
+                 h("ul", {"class": "chips", "aria-label": f"Ratings of {side.name}"}, chips))
 
     def _centre(self, st):
         first = st.first_card
@@ -405,10 +556,14 @@ class ConflictView:
         side = st.sides[s]
         who = side.name if p is None or len(side.players) == 1 else f"{side.players[p].name} ({side.name})"
         task = "to discard and refill (OIC-8)" if purpose == "discard" else "to play"
+        # The button ignores taps for a moment after the curtain appears (a double tap's
+        # second tap must not open the next hand) and comes first, in the curtain's top
+        # line, where the hand had its heading, not its cards.
         return h("section", {"class": ["panel curtain", SIDE_CLASS[s]], "data-testid": "curtain"},
+                 button(f"Show {who}'s hand", "conflict:reveal", json.dumps(key), cls="btn primary big",
+                        disabled=self.curtain_held),
                  h("p", {"class": "curtain-text"}, f"Pass the tablet to {who} {task}."),
-                 h("p", {"class": "muted"}, "The hand stays hidden until its owner taps below."),
-                 button(f"Show {who}'s hand", "conflict:reveal", json.dumps(key), cls="btn primary big"))
+                 h("p", {"class": "muted"}, "The hand stays hidden until its owner taps the button."))
 
     def _private(self, st, s: int, p: int | None, purpose: str):
         key = self._turn_key(st, p)
@@ -448,32 +603,44 @@ class ConflictView:
                                 h("div", {"class": "hand-cards"}, tiles)))
             title = side.players[pl].name if len(side.players) > 1 else side.name
             hands.append(h("div", {"class": "hand", "data-key": f"hand{pl}", "aria-label": f"Hand of {title}"},
-                           h("h3", {}, f"{title} — {len(hand)} cards"), groups))
+                           h("h3", {}, f"{title} — {len(hand)} cards"), h("div", {"class": "suit-grid"}, groups)))
         if purpose == "discard":
             count = len(self.selected)
+            explain = h("p", {"class": "muted small hand-help"},
+                        "Tap the cards to throw away; you draw as many new ones (one discard per round, ",
+                        rule_ref("OIC-8", "conflict"), "). Dimmed cards are above your max card size (",
+                        rule_ref("OIC-5", "conflict"), "; an ace counts 1, ruling ", rule_ref("OIC-6", "conflict"),
+                        ").")
             controls = h("div", {"class": "row sticky-controls"},
-                         h("p", {"class": "muted"}, "Tap the cards to throw away; you draw as many new ones "
-                                                    "(one discard per round, ", rule_ref("OIC-8", "conflict"),
-                           "). Dimmed cards are above your max card size (", rule_ref("OIC-5", "conflict"),
-                           "; an ace counts 1, ruling ", rule_ref("OIC-6", "conflict"), ")."),
                          button(f"Discard {count} and draw {count}" if count else "Keep all cards",
                                 "conflict:discard", cls="btn primary"),
-                         button("Select unusable cards", "conflict:select-unusable", cls="btn"))
+                         button("Select unusable cards", "conflict:select-unusable", cls="btn"),
+                         button("Hide hand", "conflict:hide", cls="btn ghost"))
         else:
             can = bool(legal)
-            controls = h("div", {"class": "row sticky-controls"},
-                         h("p", {"class": "muted"},
-                           ["Highlighted cards can be played (", rule_ref("OIC-11", "conflict"),
-                            "); tap any other to hear why not."] if can else
-                           ["No card in this hand can be played: the round ends (",
-                            rule_ref("OIC-15", "conflict"), ")."]),
-                         button("Cannot play — end the round", "conflict:pass",
-                                cls=["btn", "danger" if can else "primary"]),
-                         button("Hide hand", "conflict:hide", cls="btn ghost"))
+            explain = h("p", {"class": "muted small hand-help"},
+                        ["Highlighted cards can be played (", rule_ref("OIC-11", "conflict"),
+                         "); tap any other to hear why not."] if can else
+                        ["No card in this hand can be played: the round ends (",
+                         rule_ref("OIC-15", "conflict"), ")."])
+            if self.confirm_pass and can:
+                n = len(legal)
+                controls = h("div", {"class": "row sticky-controls confirm", "role": "alertdialog",
+                                     "aria-label": "End the round?", "data-testid": "confirm-pass"},
+                             h("p", {"class": "confirm-text"},
+                               f"{n} card{'s' if n != 1 else ''} in this hand could be played (highlighted). "
+                               "End the round anyway? (", rule_ref("OIC-15", "conflict"), ")"),
+                             button("End the round", "conflict:pass-confirmed", cls="btn danger"),
+                             button("Keep playing", "conflict:pass-cancel", cls="btn primary"))
+            else:
+                controls = h("div", {"class": "row sticky-controls"},
+                             button("Cannot play — end the round", "conflict:pass",
+                                    cls=["btn", "danger" if can else "primary"]),
+                             button("Hide hand", "conflict:hide", cls="btn ghost"))
         return h("section", {"class": ["panel private", SIDE_CLASS[s]], "data-testid": "hand"},
                  h("p", {"class": "msg-error refusal", "role": "alert", "data-testid": "refusal"},
                    with_rule_refs(self.notice, "conflict")) if self.notice else None,
-                 hands, controls)
+                 explain, hands, controls)
 
     def _picker(self, st):
         s = st.turn
@@ -490,8 +657,10 @@ class ConflictView:
                                  "played" if str(c) in played else "", size="pick",
                                  label=f"{c.name}{' (already played)' if str(c) in played else ''}")
                      for c in cards]
+            size = oic.player_max_sizes(st, s, p)[suit]
             rows.append(h("div", {"class": "picker-row", "data-key": suit.letter},
-                          h("div", {"class": "suit-head"}, suit_mark(suit),
+                          h("div", {"class": "suit-head"},
+                            h("span", {}, suit_mark(suit), " ", f"max {size}" if size >= 1 else "faces only"),
                             h("span", {"class": "muted small"}, oic.max_size_reason(st, s, p, suit))),
                           h("div", {"class": "picker-cards"}, tiles)))
         chooser = None
@@ -546,37 +715,50 @@ class ConflictView:
         st = self.session.state
         name = action.split(":", 1)[1] if ":" in action else action
         if name == "example":
-            self.draft = oic.purple_dragon_setup()
+            self.draft = with_ids(oic.purple_dragon_setup())
             self.setup_error = None
             self._save_draft()
-        elif name == "add-org":
-            s, p = _index(arg)
-            orgs = self.draft["sides"][s]["players"][p]["organizations"]
-            used = {o.get("suit") for o in orgs}
-            orgs.append(blank_org(next((x.letter for x in SUITS if x.letter not in used), "S"), len(orgs) + 1))
-            self._save_draft()
-        elif name == "remove-org":
-            s, p, o = _index(arg)
-            del self.draft["sides"][s]["players"][p]["organizations"][o]
-            self._save_draft()
+        elif name == "add-org" and arg:
+            at = find_row(self.draft, arg)
+            if at is not None and at[2] is None:
+                orgs = self.draft["sides"][at[0]]["players"][at[1]]["organizations"]
+                used = {o.get("suit") for o in orgs}
+                org = blank_org(next((x.letter for x in SUITS if x.letter not in used), "S"), len(orgs) + 1)
+                org["id"] = self._new_id()
+                orgs.append(org)
+                self._save_draft()
+        elif name == "remove-org" and arg:
+            at = find_row(self.draft, arg)  # a row already gone is not removed twice
+            if at is not None and at[2] is not None:
+                del self.draft["sides"][at[0]]["players"][at[1]]["organizations"][at[2]]
+                self._save_draft()
         elif name == "add-player":
             (s,) = _index(arg)
             players = self.draft["sides"][s]["players"]
             if len(players) < 8:
-                players.append({"name": f"Player {len(players) + 1}", "organizations": [blank_org()]})
+                player = {"name": unused_player_name(self.draft), "id": self._new_id(), "organizations": []}
+                players.append(player)
+                org = blank_org()
+                org["id"] = self._new_id()
+                player["organizations"].append(org)
             self._save_draft()
-        elif name == "remove-player":
-            s, p = _index(arg)
-            if len(self.draft["sides"][s]["players"]) > 1:
-                del self.draft["sides"][s]["players"][p]
+        elif name == "remove-player" and arg:
+            at = find_row(self.draft, arg)
+            if at is not None and at[2] is None and len(self.draft["sides"][at[0]]["players"]) > 1:
+                del self.draft["sides"][at[0]]["players"][at[1]]
             self._save_draft()
         elif name == "start":
             self._start()
         elif name == "reveal" and st is not None:
+            if self.curtain_held:
+                return  # a tap that began before the curtain appeared
             self.revealed = tuple(json.loads(arg)) if arg else None
             self.notice = None
+            self.scroll_to_play = True
         elif name == "hide":
             self.revealed = None
+            self.confirm_pass = False
+            self._hold_curtain()
         elif name == "select" and arg:
             self.selected ^= {arg}
         elif name == "select-unusable" and st is not None and st.phase == "discard":
@@ -592,16 +774,25 @@ class ConflictView:
             self._play(int(pl), token)
         elif name == "pick" and arg and st is not None:
             self._play(min(self.table_player, len(st.sides[st.turn].players) - 1), arg)
+            self.scroll_to_play = True  # the next entry starts from the same place
         elif name == "table-player" and arg:
             self.table_player = int(arg)
             self.notice = None
         elif name == "pass" and st is not None:
+            # OIC-15: passing ends the round; with playable cards in the hand, ask first.
+            if st.deck_mode != "table" and oic.legal_plays(st) and not self.confirm_pass:
+                self.confirm_pass = True
+            else:
+                self.session.act({"type": "pass"})
+        elif name == "pass-confirmed" and st is not None:
             self.session.act({"type": "pass"})
+        elif name == "pass-cancel":
+            self.confirm_pass = False
         elif name == "next-round":
             self.session.act({"type": "next_round"})
         elif name == "rematch" and self.session.game is not None:
             # The sides as they were set up (before any rating changed), same rules.
-            self.draft = copy.deepcopy(dict(self.session.game.setup))
+            self.draft = with_ids(copy.deepcopy(dict(self.session.game.setup)))
             self.rules = dict(self.session.game.rules)
             self._save_draft()
             self.session.close()
@@ -616,15 +807,21 @@ class ConflictView:
             self.setup_error = "The seed must be a whole number from 0 to 4294967295, or empty for a random deal."
             return
         try:
-            game = new_game("conflict", copy.deepcopy(self.draft), self.rules, seed)
+            game = new_game("conflict", engine_setup(self.draft), self.rules, seed)
         except (ValueError, SettingsError) as err:
             self.setup_error = str(err)
             return
         self.setup_error = None
         self.session.start(game, game_name(game))
+        self.scroll_to_play = game.setup.get("deck") == "table"  # the picker, in view
 
-    def field(self, name: str, value: str, live: bool) -> bool:
-        """A form control changed; returns whether the screen needs redrawing."""
+    def field(self, name: str, value: str, live: bool, row: str | None = None) -> bool:
+        """A form control changed; returns whether the screen needs redrawing.
+
+        ``row`` is the stable id of the setup row the control belongs to: when the
+        row at the control's place is no longer that row (it was removed), the value
+        is dropped rather than written onto its neighbour.
+        """
         if self.session.field(name, value):
             return False
         if name == "seed":
@@ -645,6 +842,8 @@ class ConflictView:
                 target = target[int(part)] if part.isdigit() else target[part]
         except (IndexError, KeyError, TypeError):
             return True  # a control of a row just removed: nothing to keep, redraw
+        if row is not None and (not isinstance(target, dict) or target.get("id") != row):
+            return True  # its row moved or went: never write onto another row
         last = path[-1]
         if last == "power":
             text = value.strip()

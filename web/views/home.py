@@ -31,5 +31,5 @@ class HomeView:
     def handle(self, action, arg, el, event) -> None:
         """Home has no actions of its own: its links are plain routes."""
 
-    def field(self, name, value, live) -> bool:
+    def field(self, name, value, live, row=None) -> bool:
         return False

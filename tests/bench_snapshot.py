@@ -53,8 +53,6 @@ from typing import Any, Callable
 ROOT = Path(__file__).resolve().parent.parent
 GOAL_LATER = 0.5
 GOAL_FIRST = 1.1
-MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
-WEBKIT_DRIVER = "/usr/bin/WebKitWebDriver"
 #: A boot on a heavily loaded 2-core machine can take a minute and more.
 TIMEOUT_S = 240.0
 READY_MARK_JS = """
@@ -221,17 +219,12 @@ def chromium_bench(app: str, bare: str, runs: int) -> dict[str, Any]:
 
 
 class WebKit:
-    """One WebKitGTK WebDriver session (a fresh, ephemeral profile)."""
+    """One WebKitGTK WebDriver session (a fresh, ephemeral profile; tests/webkit's driver)."""
 
     def __init__(self) -> None:
-        from selenium import webdriver
-        from selenium.webdriver.webkitgtk.options import Options
-        from selenium.webdriver.webkitgtk.service import Service
+        from tests.webkit.conftest import new_driver
 
-        options = Options()
-        options.binary_location = MINIBROWSER
-        options.add_argument("--automation")
-        self.driver = webdriver.WebKitGTK(options=options, service=Service(executable_path=WEBKIT_DRIVER))
+        self.driver = new_driver()
         self.driver.set_page_load_timeout(TIMEOUT_S)
 
     def wait(self, script: str, timeout: float = TIMEOUT_S) -> Any:
@@ -324,7 +317,9 @@ def webkit_bench(app: str, bare: str, runs: int) -> dict[str, Any]:
 
 def webkit_available() -> str | None:
     """Why WebKit cannot run here, or None."""
-    if not (Path(MINIBROWSER).exists() and Path(WEBKIT_DRIVER).exists()):
+    from tests.webkit.conftest import MINIBROWSER, WEBDRIVER
+
+    if not (Path(MINIBROWSER).exists() and Path(WEBDRIVER).exists()):
         return "WebKitGTK missing (apt-get install webkit2gtk-driver)"
     try:
         import selenium  # noqa: F401

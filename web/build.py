@@ -61,6 +61,14 @@ CSP = "; ".join([
     "form-action 'none'",
 ])
 
+#: Start-up from a memory snapshot (issue 10): PyScript's interpreter module is a small
+#: wrapper of Pyodide's loader (static/pyodide-boot.mjs, written into the Pyodide folder
+#: because PyScript takes indexURL from there), and a module worker makes the snapshot.
+BOOT_MODULE = "pyodide-boot.mjs"
+SNAPSHOT_WORKER = "snapshot-worker.mjs"
+#: Files of static/ that are templates, written by the builder rather than copied.
+TEMPLATED = {"sw.js", BOOT_MODULE}
+
 #: PyScript's configuration, inline in the page (one request fewer before Python
 #: starts): the vendored Pyodide, our code as one zip unpacked into the working
 #: directory, and none of PyScript's optional plugins (editor, terminal, game …),
@@ -68,7 +76,7 @@ CSP = "; ".join([
 #: plugin is off too: it prints Python tracebacks (and all of stderr) into the page,
 #: and a player must never see one (web/app.py shows the app's own message).
 PYSCRIPT_CONFIG = {
-    "interpreter": "./vendor/pyodide/pyodide.mjs",
+    "interpreter": "./vendor/pyodide/boot.mjs",
     "files": {"./app.zip": "./*"},
     "plugins": ["!codemirror", "!deprecations-manager", "!donkey", "!error", "!py-editor", "!py-game",
                 "!py-terminal"],
@@ -226,6 +234,34 @@ def copy_vendor(out: Path) -> None:
             write(out / "vendor" / "pyscript" / path.relative_to(dist), path.read_bytes())
 
 
+def snapshot_key(app: bytes) -> str:
+    """What a stored memory snapshot must match: the Pyodide build, the app, the snapshot code.
+
+    A snapshot from another version is never used (the browser is added at run time).
+    """
+    digest = hashlib.sha256()
+    parts = [(NODE / "pyodide" / name).read_bytes() for name in PYODIDE_FILES]
+    parts += [app, (STATIC / SNAPSHOT_WORKER).read_bytes(), (STATIC / BOOT_MODULE).read_bytes()]
+    for part in parts:
+        digest.update(sha(part).encode())
+    return digest.hexdigest()[:24]
+
+
+def boot_module(app: bytes) -> str:
+    """PyScript's interpreter module: Pyodide's loader, restoring this device's snapshot.
+
+    It is on the critical path of every start: its comment lines are dropped, and it
+    carries Pyodide's lock stub inline (one request fewer).
+    """
+    version = json.loads((NODE / "pyodide" / "package.json").read_text())["version"]
+    source = (STATIC / BOOT_MODULE).read_text()
+    source = "\n".join(line for line in source.splitlines()
+                       if not line.lstrip().startswith(("//", "/**"))) + "\n"
+    return (source.replace("__PYODIDE_VERSION__", version)
+            .replace("__SNAPSHOT_KEY__", snapshot_key(app))
+            .replace("__PYODIDE_LOCK__", lock_stub().decode()))
+
+
 def icon_png(size: int, maskable: bool = False) -> bytes:
     """The app icon drawn in pure Python: a card with a diamond pip on a dark field."""
     import struct
@@ -340,10 +376,12 @@ def build(out: Path) -> Path:
         shutil.rmtree(out)
     out.mkdir(parents=True)
     copy_vendor(out)
-    write(out / "app.zip", app_zip())
+    app = app_zip()
+    write(out / "app.zip", app)
     write(out / "vendor" / "segno.zip", segno_zip())
+    write(out / "vendor" / "pyodide" / "boot.mjs", boot_module(app))
     for path in sorted(STATIC.rglob("*")):
-        if path.is_file() and path.name != "sw.js":
+        if path.is_file() and path.name not in TEMPLATED:
             write(out / path.relative_to(STATIC), path.read_bytes())
     write(out / "icons" / "icon-192.png", icon_png(192))
     write(out / "icons" / "icon-512.png", icon_png(512))

@@ -72,7 +72,12 @@ test: site /usr/bin/chromium /usr/bin/zbarimg $(WEBKIT)
 	$(XVFB) $(PY) -m pytest tests/webkit -q
 
 bench: site /usr/bin/chromium $(WEBKIT)
+	$(PY) -m pip install --quiet -e '.[bench]'
 	$(XVFB) $(PY) -m tests.bench
+	$(PY) -m tests.bench_poker
+	$(PY) -m tests.bench_consim
+	$(PY) -m tests.bench_ascension
+	$(PY) -m tests.bench_solo
 
 screenshots: site /usr/bin/chromium
 	$(PY) -m tests.screenshots

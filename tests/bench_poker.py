@@ -129,7 +129,7 @@ def _line(label: str, result: dict[str, Any] | None) -> str:
 def poker_report(repeats: int = 7, pyodide: bool = True) -> str:
     """The benchmark as text, for ``make bench`` (CPython, then Pyodide under Node)."""
     cpython = poker_bench(repeats=repeats)
-    lines = [f"Poker evaluator: 7-card hands per second (CMP-8; issue 13 asks for ≥ 2× treys)",
+    lines = ["Poker evaluator: 7-card hands per second (CMP-8; issue 13 asks for ≥ 2× treys)",
              f" CPython {cpython['python']}, engine.poker import {cpython['import_ms']:.1f} ms",
              _line("best_hand", cpython["best_hand"]), _line("treys", cpython.get("treys"))]
     if "ratio" in cpython:

@@ -7,7 +7,6 @@ from its full share link): the page must show what the rules give, not a copy of
 from __future__ import annotations
 
 import json
-import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest

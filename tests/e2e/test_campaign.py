@@ -20,7 +20,7 @@ from engine.game import apply, new_game, replay
 
 from .conftest import READY, TABLET_LANDSCAPE, TABLET_PORTRAIT, open_app
 from .tablet import (TABLET_IDS, TABLET_SIZES, assert_app_ok, assert_no_traceback, assert_on_screen, double_tap,
-                     edit_then_tap, every_field_then_every_button, safari_tap)
+                     edit_then_tap, every_field_then_every_button)
 
 SEED = 20261130
 VIEWPORTS = [TABLET_PORTRAIT, TABLET_LANDSCAPE]

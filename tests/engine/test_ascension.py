@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import random
 from fractions import Fraction
 
 import pytest
@@ -12,7 +11,7 @@ from hypothesis import strategies as st
 
 from engine import ascension as ai
 from engine import codec
-from engine.ascension_tables import FALLBACK_NOTE, MANEUVERS, MATCHUPS, SOURCE_TABLES, TIERS, matchup
+from engine.ascension_tables import FALLBACK_NOTE, MANEUVERS, MATCHUPS, SOURCE_TABLES, matchup
 from engine.game import ActionError, RuleError, apply, history, new_game, replay, undo
 from engine.rules import SettingsError
 

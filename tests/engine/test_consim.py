@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import random
 from fractions import Fraction
 from typing import Any
 
@@ -15,9 +14,9 @@ from hypothesis import strategies as st
 
 from engine import codec
 from engine import consim as cs
-from engine.cards import Card, Rank, Suit, full_deck, parse_card
+from engine.cards import Suit, full_deck, parse_card
 from engine.consim import (
-    ADVANTAGES, HOUSE_RULES, KIND, VARIANTS, Combatant, Condition, Cover, SetupError, Status, Trait,
+    ADVANTAGES, HOUSE_RULES, KIND, VARIANTS, Combatant, Condition, SetupError, Status, Trait,
     Training, WoundStatus, apply_wound, cards_due, current_turn, damage_modifier, hit_chance,
     hit_modifier, initiative_order, normalize_setup, public_game, shot_odds, suppression_caused,
     wound_distribution, wound_status,

@@ -11,7 +11,6 @@ this module only draws the state and turns taps into actions.
 from __future__ import annotations
 
 import copy
-import json
 import random
 
 from engine import ascension as ai
@@ -21,6 +20,7 @@ from engine.rules import SettingsError
 from web import platform
 from web.dom import button, h
 from web.session import Session
+from web.views.tool import ToolView
 from web.views.curtain import curtain
 from web.views.rulebits import rule_ref, with_rule_refs
 
@@ -74,7 +74,7 @@ def _int(text: str):
     return int(text) if text.isdigit() else text
 
 
-class BattleView:
+class BattleView(ToolView):
     route = "battle"
 
     def __init__(self, app) -> None:
@@ -99,43 +99,22 @@ class BattleView:
         self.changed_at = platform.now_ms()
 
     def boot(self) -> None:
-        raw = self.app.store.storage.get(DRAFT_KEY)
-        if raw:
-            try:
-                data = json.loads(raw)
-            except ValueError:
-                data = None
-            if isinstance(data, dict) and draft_shape_ok(data.get("setup")):
-                self.draft = data["setup"]
-                rules = data.get("rules")
-                if isinstance(rules, dict):
-                    try:
-                        success = rules.get("success", "d6/4+")
-                        ai.success_setting({"success": success})
-                        self.rules = {"success": success,
-                                      "house_tables": ai.normalize_house_tables(rules.get("house_tables"))}
-                    except (ValueError, SettingsError):
-                        pass  # a damaged draft of the settings: the defaults
+        data = self.load_json(DRAFT_KEY)
+        if isinstance(data, dict) and draft_shape_ok(data.get("setup")):
+            self.draft = data["setup"]
+            rules = data.get("rules")
+            if isinstance(rules, dict):
+                try:
+                    success = rules.get("success", "d6/4+")
+                    ai.success_setting({"success": success})
+                    self.rules = {"success": success,
+                                  "house_tables": ai.normalize_house_tables(rules.get("house_tables"))}
+                except (ValueError, SettingsError):
+                    pass  # a damaged draft of the settings: the defaults
         self.session.boot()
 
-    def on_enter(self, params: dict) -> None:
-        if "g" in params:
-            self.session.open_link(params["g"])
-        elif "slot" in params:
-            platform.replace_hash("#/battle")
-            self.session.open(params["slot"])
-
-    def on_storage(self, key: str, value: str | None) -> None:
-        self.session.on_storage(key, value)
-
-    def import_file(self, file) -> None:
-        self.session.import_file(file)
-
     def _save_draft(self) -> None:
-        try:
-            self.app.store.storage.set(DRAFT_KEY, json.dumps({"setup": self.draft, "rules": self.rules}))
-        except Exception:  # a full storage must not stop the form
-            pass
+        self.keep_json(DRAFT_KEY, {"setup": self.draft, "rules": self.rules})
 
     # ------------------------------------------------------------ rendering
     def render(self):

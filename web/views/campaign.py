@@ -10,7 +10,6 @@ taps into actions.
 
 from __future__ import annotations
 
-import json
 import random
 
 from engine import campaign as cmp
@@ -21,6 +20,7 @@ from web import platform
 from web.dom import button, h
 from web.session import Session
 from web.views.cards import card_back, card_button, card_view
+from web.views.tool import ToolView
 from web.views.curtain import CurtainGuard, curtain
 from web.views.rulebits import rule_ref, with_rule_refs
 
@@ -46,7 +46,7 @@ def percent(chance) -> str:
     return f"{value:.1f}%"
 
 
-class CampaignView:
+class CampaignView(ToolView):
     route = "campaign"
 
     def __init__(self, app) -> None:
@@ -69,32 +69,14 @@ class CampaignView:
 
     # ------------------------------------------------------------ lifecycle
     def boot(self) -> None:
-        raw = self.app.store.storage.get(DRAFT_KEY)
-        if raw:
-            try:
-                data = json.loads(raw)
-            except ValueError:
-                data = None
-            if isinstance(data, dict):
-                if data.get("mode") in ("two", "solo"):
-                    self.mode = data["mode"]
-                names = data.get("names")
-                if isinstance(names, list) and len(names) == 2 and all(isinstance(n, str) for n in names):
-                    self.names = [n[:40] for n in names]
+        data = self.load_json(DRAFT_KEY)
+        if isinstance(data, dict):
+            if data.get("mode") in ("two", "solo"):
+                self.mode = data["mode"]
+            names = data.get("names")
+            if isinstance(names, list) and len(names) == 2 and all(isinstance(n, str) for n in names):
+                self.names = [n[:40] for n in names]
         self.session.boot()
-
-    def on_enter(self, params: dict) -> None:
-        if "g" in params:
-            self.session.open_link(params["g"])
-        elif "slot" in params:
-            platform.replace_hash("#/campaign")
-            self.session.open(params["slot"])
-
-    def on_storage(self, key: str, value: str | None) -> None:
-        self.session.on_storage(key, value)
-
-    def import_file(self, file) -> None:
-        self.session.import_file(file)
 
     def _reset_view(self) -> None:
         """After every change of the game: hands hidden again, the battle form cleared."""
@@ -104,10 +86,7 @@ class CampaignView:
         self.notice = None
 
     def _save_draft(self) -> None:
-        try:
-            self.app.store.storage.set(DRAFT_KEY, json.dumps({"mode": self.mode, "names": self.names}))
-        except Exception:  # a full storage must not stop the setup form
-            pass
+        self.keep_json(DRAFT_KEY, {"mode": self.mode, "names": self.names})
 
     # ------------------------------------------------------------ rendering
     def render(self):

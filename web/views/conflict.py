@@ -20,6 +20,7 @@ from engine.rules import SettingsError
 from web.dom import button, h
 from web.session import Session
 from web.views.cards import card_back, card_button, card_view, suit_mark
+from web.views.tool import ToolView
 from web.views.curtain import curtain
 from web.views.rulebits import rule_ref, with_rule_refs
 
@@ -140,7 +141,7 @@ def _index(text: str | None) -> list[int]:
     return [int(part) for part in (text or "").split(".") if part.isdigit()]
 
 
-class ConflictView:
+class ConflictView(ToolView):
     route = "conflict"
 
     def __init__(self, app) -> None:
@@ -165,33 +166,13 @@ class ConflictView:
 
     # ------------------------------------------------------------ lifecycle
     def boot(self) -> None:
-        raw = self.app.store.storage.get(DRAFT_KEY)
-        if raw:
-            try:
-                data = json.loads(raw)
-            except ValueError:
-                data = None  # an unreadable draft is just a fresh form
-            if isinstance(data, dict) and draft_shape_ok(data.get("setup")):
-                self.draft = with_ids(data["setup"])
-                rules = data.get("rules")
-                if isinstance(rules, dict):
-                    self.rules.update({k: v for k, v in rules.items() if k in self.rules and isinstance(v, str)})
+        data = self.load_json(DRAFT_KEY)
+        if isinstance(data, dict) and draft_shape_ok(data.get("setup")):
+            self.draft = with_ids(data["setup"])
+            rules = data.get("rules")
+            if isinstance(rules, dict):
+                self.rules.update({k: v for k, v in rules.items() if k in self.rules and isinstance(v, str)})
         self.session.boot()
-
-    def on_enter(self, params: dict) -> None:
-        if "g" in params:
-            self.session.open_link(params["g"])
-        elif "slot" in params:
-            from web import platform
-
-            platform.replace_hash("#/conflict")
-            self.session.open(params["slot"])
-
-    def on_storage(self, key: str, value: str | None) -> None:
-        self.session.on_storage(key, value)
-
-    def import_file(self, file) -> None:
-        self.session.import_file(file)
 
     def _reset_view(self) -> None:
         """After every change of the game: hands hidden again, nothing selected."""
@@ -247,10 +228,7 @@ class ConflictView:
         return rid
 
     def _save_draft(self) -> None:
-        try:
-            self.app.store.storage.set(DRAFT_KEY, json.dumps({"setup": self.draft, "rules": self.rules}))
-        except Exception:  # a full storage must not stop the setup form
-            pass
+        self.keep_json(DRAFT_KEY, {"setup": self.draft, "rules": self.rules})
 
     # ------------------------------------------------------------ rendering
     def render(self):

@@ -10,7 +10,6 @@ state and turns taps into actions.
 from __future__ import annotations
 
 import copy
-import json
 import re
 
 from engine import consim as cs
@@ -18,6 +17,7 @@ from engine.game import new_game
 from engine.rules import SettingsError
 from web.dom import button, h
 from web.session import Session
+from web.views.tool import ToolView
 from web.views.cards import card_view
 from web.views.rulebits import rule_ref, with_rule_refs
 
@@ -87,7 +87,7 @@ def pips(count: int) -> object:
              h("span", {"class": "pip-more"}, f"+{count - shown}") if count > shown else None)
 
 
-class ConsimView:
+class ConsimView(ToolView):
     route = ROUTE
 
     def __init__(self, app) -> None:
@@ -114,53 +114,26 @@ class ConsimView:
     # ------------------------------------------------------------ lifecycle
     def boot(self) -> None:
         storage = self.app.store.storage
-        data = self._load(DRAFT_KEY)
+        data = self.load_json(DRAFT_KEY)
         if isinstance(data, dict) and draft_ok(data.get("draft")):
             self.draft = data["draft"]
             if isinstance(data.get("rules"), dict):
                 self.rules.update({k: v for k, v in data["rules"].items() if k in self.rules and isinstance(v, bool)})
-        templates = self._load(TEMPLATES_KEY)
+        templates = self.load_json(TEMPLATES_KEY)
         if isinstance(templates, list):
             self.templates = [t for t in templates if isinstance(t, dict) and isinstance(t.get("name"), str)]
-        sides = self._load(SIDES_KEY)
+        sides = self.load_json(SIDES_KEY)
         if isinstance(sides, list):
             self.saved_sides = [s for s in sides if isinstance(s, dict) and isinstance(s.get("name"), str)
                                 and isinstance(s.get("combatants"), list)]
         del storage
         self.session.boot()
 
-    def _load(self, key: str):
-        raw = self.app.store.storage.get(key)
-        if not raw:
-            return None
-        try:
-            return json.loads(raw)
-        except ValueError:
-            return None  # an unreadable draft is just a fresh form
-
     def _keep(self, key: str, value) -> None:
-        try:
-            self.app.store.storage.set(key, json.dumps(value))
-        except Exception:  # a full storage must not stop the roster form
-            self.app.toast("Storage is full: the roster form is not kept between visits.", "error")
+        self.keep_json(key, value, full="Storage is full: the roster form is not kept between visits.")
 
     def _save_draft(self) -> None:
         self._keep(DRAFT_KEY, {"draft": self.draft, "rules": self.rules})
-
-    def on_enter(self, params: dict) -> None:
-        if "g" in params:
-            self.session.open_link(params["g"])
-        elif "slot" in params:
-            from web import platform
-
-            platform.replace_hash(f"#/{ROUTE}")
-            self.session.open(params["slot"])
-
-    def on_storage(self, key: str, value: str | None) -> None:
-        self.session.on_storage(key, value)
-
-    def import_file(self, file) -> None:
-        self.session.import_file(file)
 
     def _reset_view(self) -> None:
         self.shot = None

@@ -572,6 +572,8 @@ class ConsimView(ToolView):
                              button(["Surprised (CS-4)", h("span", {"class": "visually-hidden"}, f": {side}")],
                                     "init:surprise", s, cls=["btn small", s in self.surprised and "on"],
                                     aria_pressed="true" if s in self.surprised else "false")),
+                           h("p", {"class": "msg-warn small"}, "Surprised: this side gets no cards this round (",
+                             rule_ref("CS-4", ROUTE), ").") if s in self.surprised else None,
                            h("div", {"class": "row", "role": "group", "aria-label": f"Advantages of all of {side}"},
                              toggles),
                            per))

@@ -85,6 +85,7 @@ def test_both_codes_decode_to_their_links_in_both_themes_and_open_the_same_game(
             assert svg.locator("path").evaluate("e => getComputedStyle(e).fill") == "rgb(0, 0, 0)"
             box = svg.bounding_box()
             assert box["width"] >= 260 and abs(box["width"] - box["height"]) < 1, box  # large and square
+            svg.evaluate("e => e.scrollIntoView({block: 'center'})")  # clear of the sticky top bar
             png = tmp_path / f"{which}-{theme}.png"
             svg.screenshot(path=str(png))
             found = decode(png)

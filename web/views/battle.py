@@ -21,7 +21,7 @@ from web import platform
 from web.dom import button, h
 from web.session import Session
 from web.views.tool import ToolView
-from web.views.curtain import curtain
+from web.views.curtain import CurtainGuard, curtain
 from web.views.rulebits import rule_ref, with_rule_refs
 
 DRAFT_KEY = "ct:v1:draft:battle"
@@ -29,7 +29,8 @@ SIDE_CLASS = ("side-a", "side-b")
 TRAIT_LABELS = {"infantry": "Infantry", "line": "Line", "scout": "Scout", "observer": "Observer",
                 "long range": "Long range"}
 #: A tap that lands this soon after the screen changed is a double tap's second half: ignored
-#: on the curtain, so a fast double tap never opens the next side's secret screen.
+#: on the curtain (:class:`CurtainGuard`), so a fast double tap never opens the next side's
+#: secret screen.
 CURTAIN_GUARD_MS = 600
 
 
@@ -88,6 +89,7 @@ class BattleView(ToolView):
         self.edit_cell: tuple[str, str] | None = None  # (own, other) of the house cell being edited
         self.cell_text = ""
         self.cell_error: str | None = None
+        self.guard = CurtainGuard(platform.now_ms, settle_ms=CURTAIN_GUARD_MS)
         self._reset_view()
 
     # ------------------------------------------------------------ lifecycle
@@ -96,7 +98,7 @@ class BattleView(ToolView):
         self.shown: int | None = None  # the side whose secret bid screen is up
         self.pick: dict = {"maneuver": None, "stratagems": []}
         self.notice: str | None = None
-        self.changed_at = platform.now_ms()
+        self.guard.hold()
 
     def boot(self) -> None:
         data = self.load_json(DRAFT_KEY)
@@ -664,7 +666,7 @@ class BattleView(ToolView):
         elif name == "cell-close":
             self.edit_cell, self.cell_error = None, None
         elif name == "show" and arg is not None and st is not None:
-            if platform.now_ms() - self.changed_at < CURTAIN_GUARD_MS:
+            if not self.guard.may_open(event):
                 return  # the second tap of a double tap on the previous screen
             self.shown = int(arg)
             self.pick = {"maneuver": None, "stratagems": []}

@@ -46,6 +46,10 @@ class CurtainGuard:
         self.key: Any = None
         self.since: float = float("-inf")
 
+    def hold(self) -> None:
+        """A new screen has just been drawn under the finger: settle from now."""
+        self.since = self.now()
+
     def drawn(self, key: Any) -> None:
         if key != self.key:
             self.key = key

@@ -76,6 +76,9 @@ __all__ = [
 
 KIND = "battle"
 
+#: What a spectator link (:func:`public_game`) shows, in the Share drawer's words.
+SPECTATOR_VIEW = "the armies, revealed bids, the dice and the log. A bid not yet revealed never travels, and there is no seed."
+
 
 class SetupError(ValueError):
     """A battle setup that cannot be fought (the message names the field)."""

@@ -65,6 +65,9 @@ __all__ = [
 
 KIND = "campaign"
 
+#: What a spectator link (:func:`public_game`) shows, in the Share drawer's words.
+SPECTATOR_VIEW = "the pool, the stakes, card counts, battles and the log. No hidden hand, no deck order, no seed."
+
 #: RULES.md has no campaign variants.
 VARIANTS: tuple = ()
 

@@ -75,6 +75,9 @@ __all__ = [
 
 KIND = "conflict"
 
+#: What a spectator link (:func:`public_game`) shows, in the Share drawer's words.
+SPECTATOR_VIEW = "the cards played, the ratings and the history. No hands, no discards, no deck order and no seed."
+
 
 class SetupError(ValueError):
     """A conflict setup that cannot be played (message names the field)."""

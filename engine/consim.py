@@ -77,6 +77,9 @@ __all__ = [
 
 KIND = "initiative"
 
+#: What a spectator link (:func:`public_game`) shows, in the Share drawer's words.
+SPECTATOR_VIEW = "the roster, statuses, the acting order, the dice and the log. No seed, and nothing the Observer's privacy hides."
+
 
 class SetupError(ValueError):
     """A roster that cannot be used (the message names the field)."""

@@ -24,7 +24,9 @@ A *system* is a module (``engine.conflict`` …) that provides:
 ``describe(state, action) -> str``
     a short label of ``action`` taken in ``state``, for the history;
 ``public_game(game) -> Game``
-    a game that shows only public information (spectator links).
+    a game that shows only public information (spectator links);
+``SPECTATOR_VIEW``
+    what that public copy shows, in players' words (the Share drawer says it).
 """
 
 from __future__ import annotations

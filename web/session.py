@@ -365,9 +365,8 @@ class Session:
         return h("div", {"class": "panel drawer", "aria-label": "Share"},
                  h("div", {"class": "spread"}, h("h2", {}, "Share this game"),
                    button("Close", "session:drawer", "", cls="btn small ghost")),
-                 link_block("Spectator view", "Public information only: the cards played, ratings and the "
-                            "history. No hands and nothing that would reveal them. Safe to send to anyone.",
-                            public, "public"),
+                 link_block("Spectator view", f"Public information only: {games.system(self.kind).SPECTATOR_VIEW} "
+                            "Safe to send to anyone.", public, "public"),
                  link_block("Full game (for your own devices)", "Everything, including hidden hands and the "
                             "deck order: anyone with this link can see every card. Use it to move the game to "
                             "another tablet.", full, "full"),

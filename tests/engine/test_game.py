@@ -192,3 +192,12 @@ def test_conflict_games_replay_through_the_same_model():
     player, card = conflict.legal_plays(state)[0]
     played = g.apply(game, {"type": "play", "player": player, "card": str(card)})
     assert g.replay(g.redo(g.undo(played))).chain == g.replay(played).chain
+
+
+@pytest.mark.parametrize("kind", sorted(g.SYSTEM_MODULES))
+def test_every_system_has_the_session_protocol(kind):
+    mod = g.system(kind)
+    assert mod.KIND == kind
+    for name in ("VARIANTS", "normalize_setup", "start", "step", "describe", "public_game"):
+        assert hasattr(mod, name), f"{kind} lacks {name}"
+    assert isinstance(mod.SPECTATOR_VIEW, str) and mod.SPECTATOR_VIEW.endswith(".")

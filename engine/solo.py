@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from . import conflict as oic
-from .cards import Card, Rank, Suit, full_deck
+from .cards import Card, Suit, full_deck
 
 __all__ = [
     "LEVELS", "LEVEL_LABELS", "HARD_SAMPLES", "Decision", "Observation",

@@ -2,6 +2,12 @@
 // route, the theme, the offline service worker and its "new version" notice.
 // Everything interactive in the tools is Python (web/); this file never touches
 // game state.
+// Importing the boot module here starts reading this device's start-up snapshot (if
+// any) before PyScript asks for the interpreter; it also makes one after the first ready.
+// A dynamic import: the shell works even if that module could not load.
+const boot = import("./vendor/pyodide/boot.mjs");
+boot.catch(() => {}); // no snapshot then; PyScript reports a missing interpreter itself
+
 const root = document.documentElement;
 
 function currentRoute() {
@@ -90,14 +96,29 @@ document.addEventListener("DOMContentLoaded", () => {
 // The offline worker precaches every file of the site. Registering it only once
 // Python is ready keeps that download from competing with start-up; if Python
 // never becomes ready, the worker is registered anyway so the shell works offline.
+// Safari has no requestIdleCallback.
+const idle = window.requestIdleCallback
+  ? (callback) => requestIdleCallback(callback, { timeout: 3000 })
+  : (callback) => setTimeout(callback, 300);
+
 function whenReady(callback) {
   let done = false;
   // After ready, wait for an idle moment: the first taps come before the precache.
-  const once = () => { if (!done) { done = true; requestIdleCallback(callback, { timeout: 3000 }); } };
+  const once = () => { if (!done) { done = true; idle(callback); } };
   if (root.dataset.ready === "true") return once();
   document.addEventListener("ct:ready", once, { once: true });
   setTimeout(once, 15000);
 }
+
+// A memory snapshot for the next start (docs/ARCHITECTURE.md, Start-up): made in a worker
+// once Python is ready and the page is idle; anything that goes wrong is silent.
+// Only once Python is ready (however long that took): a page that never became ready
+// makes none.
+function afterReady(callback) {
+  if (root.dataset.ready === "true") idle(callback);
+  else document.addEventListener("ct:ready", () => idle(callback), { once: true });
+}
+afterReady(() => boot.then((m) => m.makeSnapshotInBackground()).catch(() => {}));
 
 if ("serviceWorker" in navigator) {
   whenReady(async () => {

@@ -323,7 +323,9 @@ def browser_bench(runs: int = 5, timeout_ms: float = 90_000) -> dict[str, Any]:
         # Two servers, two origins: the app's service worker can never touch the bare page.
         app_server, app_base = _counting_server(site)
         bare_server, bare_base = _counting_server(site)
-        app_url, bare_url = app_base, bare_base + "bare.html"
+        # The app without its start-up snapshot (one made mid-run would mix two boots in a
+        # row); tests/bench_snapshot.py measures it with and without one.
+        app_url, bare_url = app_base + "?snapshot=off", bare_base + "bare.html"
         try:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
@@ -472,7 +474,7 @@ def webkit_bench(runs: int = 3, timeout_s: float = 240) -> dict[str, Any]:
         _stage(build, site)
         app_server, app_base = _counting_server(site)
         bare_server, bare_base = _counting_server(site)
-        urls = {"app": app_base, "bare": bare_base + "bare.html"}
+        urls = {"app": app_base + "?snapshot=off", "bare": bare_base + "bare.html"}  # as in browser_bench
 
         def ready(driver) -> tuple[float, float | None, dict]:
             wait_ready(driver, timeout_s)
@@ -655,6 +657,10 @@ def report(data: dict[str, Any]) -> str:
             for op in ("encode_share_ms", "decode_share_ms", "dumps_ms", "loads_ms"):
                 lines.append(_line(f"    {op[:-3]}", g[op], digits=3))
         lines.append("")
+    if data.get("snapshot"):
+        from tests import bench_snapshot
+
+        lines.extend([bench_snapshot.report(data["snapshot"]), ""])
     lines.extend(summary(data))
     return "\n".join(lines)
 
@@ -785,6 +791,11 @@ def main(argv: list[str] | None = None) -> None:
     if not args.no_webkit:
         print(f"WebKit: {args.webkit_runs} runs per condition …", flush=True)
         data["webkit"] = webkit_bench(runs=args.webkit_runs)
+    browsers = tuple(name for name, skip in (("chromium", args.no_browser), ("webkit", args.no_webkit)) if not skip)
+    if browsers:
+        from tests import bench_snapshot  # issue 10: with and without the memory snapshot
+
+        data["snapshot"] = bench_snapshot.snapshot_bench(runs=args.runs, browsers=browsers)
     data["total_s"] = time.perf_counter() - started
     data["loadavg_end"] = _loadavg()
     print()

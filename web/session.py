@@ -37,6 +37,7 @@ class Session:
         self.rename_text = ""
         self.stale = False  # another tab saved this game since we loaded it
         self.copied: str | None = None
+        self._codes = None  # the Share drawer's QR codes (web/qr.py), made when first shown
 
     # ------------------------------------------------------------ state
     @property
@@ -333,6 +334,16 @@ class Session:
                    h("span", {"class": "muted"}, "or drop an exported .json file anywhere on this page. "
                                                  "An import is always added as a new save.")))
 
+    @property
+    def codes(self):
+        """The Share drawer's QR codes; web.qr is imported the first time a drawer shows them."""
+        if self._codes is None:
+            from web import qr
+
+            # segno arrives asynchronously: redraw in turn with the events (App.later)
+            self._codes = qr.ShareCodes(lambda: self.app.later(0, self.app.render))
+        return self._codes
+
     def _share_view(self):
         full = self.share_url(public=False)
         public = self.share_url(public=True)
@@ -348,7 +359,8 @@ class Session:
                               cls="btn small primary"),
                        button("Share…", "session:native-share", which, cls="btn small")
                        if platform.can_share() else None,
-                       h("span", {"class": "muted"}, f"{len(url):,} characters")))
+                       h("span", {"class": "muted"}, f"{len(url):,} characters")),
+                     self.codes.figure(which, title, url))
 
         return h("div", {"class": "panel drawer", "aria-label": "Share"},
                  h("div", {"class": "spread"}, h("h2", {}, "Share this game"),
@@ -358,7 +370,9 @@ class Session:
                             public, "public"),
                  link_block("Full game (for your own devices)", "Everything, including hidden hands and the "
                             "deck order: anyone with this link can see every card. Use it to move the game to "
-                            "another tablet.", full, "full"))
+                            "another tablet.", full, "full"),
+                 self.codes.overlay({"public": ("Spectator view", public),
+                                     "full": ("Full game (for your own devices)", full)}))
 
     def handle(self, action: str, arg: str | None, el=None) -> bool:
         """Handle a ``session:`` action; returns False when it is not one."""
@@ -380,6 +394,8 @@ class Session:
         elif name == "drawer":
             self.drawer = None if not arg or self.drawer == arg else arg
             self.renaming, self.copied = None, None
+            if self._codes is not None:
+                self._codes.full_screen = None
         elif name == "open" and arg:
             self.open(arg)
         elif name == "new":
@@ -421,6 +437,8 @@ class Session:
         elif name == "copy" and arg:
             platform.copy_text(self.share_url(public=arg == "public"))
             self.copied = arg
+        elif name in ("qr-full", "qr-close"):
+            self.codes.handle(name, arg)
         elif name == "native-share" and arg:
             platform.share_link(f"{self.title} — Conflict Table", self.share_url(public=arg == "public"))
         return True

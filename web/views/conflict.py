@@ -20,6 +20,8 @@ from engine.rules import SettingsError
 from web.dom import button, h
 from web.session import Session
 from web.views.cards import card_back, card_button, card_view, suit_mark
+from web.views.tool import ToolView
+from web.views.curtain import curtain
 from web.views.rulebits import rule_ref, with_rule_refs
 
 DRAFT_KEY = "ct:v1:draft:conflict"
@@ -139,7 +141,7 @@ def _index(text: str | None) -> list[int]:
     return [int(part) for part in (text or "").split(".") if part.isdigit()]
 
 
-class ConflictView:
+class ConflictView(ToolView):
     route = "conflict"
 
     def __init__(self, app) -> None:
@@ -164,33 +166,13 @@ class ConflictView:
 
     # ------------------------------------------------------------ lifecycle
     def boot(self) -> None:
-        raw = self.app.store.storage.get(DRAFT_KEY)
-        if raw:
-            try:
-                data = json.loads(raw)
-            except ValueError:
-                data = None  # an unreadable draft is just a fresh form
-            if isinstance(data, dict) and draft_shape_ok(data.get("setup")):
-                self.draft = with_ids(data["setup"])
-                rules = data.get("rules")
-                if isinstance(rules, dict):
-                    self.rules.update({k: v for k, v in rules.items() if k in self.rules and isinstance(v, str)})
+        data = self.load_json(DRAFT_KEY)
+        if isinstance(data, dict) and draft_shape_ok(data.get("setup")):
+            self.draft = with_ids(data["setup"])
+            rules = data.get("rules")
+            if isinstance(rules, dict):
+                self.rules.update({k: v for k, v in rules.items() if k in self.rules and isinstance(v, str)})
         self.session.boot()
-
-    def on_enter(self, params: dict) -> None:
-        if "g" in params:
-            self.session.open_link(params["g"])
-        elif "slot" in params:
-            from web import platform
-
-            platform.replace_hash("#/conflict")
-            self.session.open(params["slot"])
-
-    def on_storage(self, key: str, value: str | None) -> None:
-        self.session.on_storage(key, value)
-
-    def import_file(self, file) -> None:
-        self.session.import_file(file)
 
     def _reset_view(self) -> None:
         """After every change of the game: hands hidden again, nothing selected."""
@@ -246,10 +228,7 @@ class ConflictView:
         return rid
 
     def _save_draft(self) -> None:
-        try:
-            self.app.store.storage.set(DRAFT_KEY, json.dumps({"setup": self.draft, "rules": self.rules}))
-        except Exception:  # a full storage must not stop the setup form
-            pass
+        self.keep_json(DRAFT_KEY, {"setup": self.draft, "rules": self.rules})
 
     # ------------------------------------------------------------ rendering
     def render(self):
@@ -583,11 +562,8 @@ class ConflictView:
         # The button ignores taps for a moment after the curtain appears (a double tap's
         # second tap must not open the next hand) and comes first, in the curtain's top
         # line, where the hand had its heading, not its cards.
-        return h("section", {"class": ["panel curtain", SIDE_CLASS[s]], "data-testid": "curtain"},
-                 button(f"Show {who}'s hand", "conflict:reveal", json.dumps(key), cls="btn primary big",
-                        disabled=self.curtain_held),
-                 h("p", {"class": "curtain-text"}, f"Pass the tablet to {who} {task}."),
-                 h("p", {"class": "muted"}, "The hand stays hidden until its owner taps the button."))
+        return curtain(who, task, "conflict:reveal", json.dumps(key), cls=SIDE_CLASS[s],
+                       disabled=self.curtain_held)
 
     def _private(self, st, s: int, p: int | None, purpose: str):
         key = self._turn_key(st, p)

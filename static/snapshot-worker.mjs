@@ -1,0 +1,79 @@
+// Makes this device's Pyodide memory snapshot (issue 10; docs/ARCHITECTURE.md, Start-up).
+// Started by vendor/pyodide/boot.mjs at an idle moment after the first ready, in its own
+// thread so the table stays responsive. It boots a plain Pyodide with `_makeSnapshot`,
+// unpacks app.zip where PyScript will unpack it, imports every app module that does not
+// need the browser page at import time, and stores the heap in Cache Storage under the
+// key of this app version + Pyodide build + browser. Every failure is silent: the app
+// then simply keeps booting the normal way.
+//
+// Message in:  {indexURL, appZip, lock, cache, entry, maxBytes, minFreeBytes}
+// Message out: {result: "stored" | "refused" | "failed", bytes?, modules?, ms?, error?}
+
+// Python run inside the snapshot Pyodide. `js` is blocked while importing: a module
+// that reaches for the page at import time (document, window …) fails to import and is
+// left for the page to import after the restore; the snapshot then holds no reference
+// to any JavaScript object of this worker.
+const PREIMPORT = `
+import importlib, sys
+from pathlib import Path
+
+skipped, imported = [], []
+names = sorted(
+    ".".join(p.with_suffix("").parts) if p.name != "__init__.py" else ".".join(p.parent.parts)
+    for top in ("engine", "web") for p in Path(top).rglob("*.py")
+)
+BLOCKED = ("js", "pyodide_js")
+saved = {name: sys.modules[name] for name in BLOCKED if name in sys.modules}
+sys.modules.update(dict.fromkeys(BLOCKED))  # import js -> ImportError
+try:
+    for name in names:
+        if name == "web.main":  # the entry point: it starts the app
+            continue
+        try:
+            importlib.import_module(name)
+            imported.append(name)
+        except Exception:
+            skipped.append(name)
+finally:
+    for name in BLOCKED:
+        sys.modules.pop(name, None)
+    sys.modules.update(saved)
+del saved, BLOCKED
+",".join(imported)
+`;
+
+self.onmessage = async ({ data }) => {
+  const started = performance.now();
+  try {
+    const { loadPyodide } = await import(new URL("pyodide.mjs", data.indexURL).href);
+    const [pyodide, zip] = await Promise.all([
+      loadPyodide({ indexURL: data.indexURL, lockFileContents: data.lock, _makeSnapshot: true }),
+      fetch(data.appZip).then((r) => {
+        if (!r.ok) throw new Error(`app.zip: HTTP ${r.status}`);
+        return r.arrayBuffer();
+      }),
+    ]);
+    // PyScript unpacks {"./app.zip": "./*"} into the working directory (/home/pyodide).
+    pyodide.unpackArchive(zip, "zip", { extractDir: "." });
+    const modules = pyodide.runPython(PREIMPORT);
+    const snapshot = pyodide.makeMemorySnapshot();
+    if (snapshot.byteLength > data.maxBytes) {
+      self.postMessage({ result: "refused", error: `heap grew to ${snapshot.byteLength} bytes` });
+      return;
+    }
+    // Saves live in localStorage; the snapshot goes only where there is room to spare.
+    const { quota = 0, usage = 0 } = (await navigator.storage?.estimate?.()) || {};
+    if (quota && quota - usage < snapshot.byteLength + data.minFreeBytes) {
+      self.postMessage({ result: "refused", error: `quota ${quota}, usage ${usage}` });
+      return;
+    }
+    const cache = await caches.open(data.cache);
+    for (const old of await cache.keys()) await cache.delete(old); // one snapshot a device
+    await cache.put(data.entry, new Response(snapshot, {
+      headers: { "content-type": "application/octet-stream", "content-length": String(snapshot.byteLength) },
+    }));
+    self.postMessage({ result: "stored", bytes: snapshot.byteLength, modules, ms: performance.now() - started });
+  } catch (error) {
+    self.postMessage({ result: error?.name === "QuotaExceededError" ? "refused" : "failed", error: String(error) });
+  }
+};

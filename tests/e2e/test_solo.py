@@ -209,6 +209,11 @@ def test_tablet_battery_on_the_solo_setup(page, base_url, size):
 
     assert every_field_then_every_button(page, "#app-conflict [data-testid=setup]", reset=reset,
                                          skip=("Start the conflict", "Export")) > 0
-    # The choice survived the battery's taps and edits (it lives in the setup draft).
-    assert page.locator("[data-testid=played-by-1]").input_value() == "hard"
     assert_app_ok(page)
+    # The choice lives in the setup draft: it survives a reload (the battery's taps
+    # include loading the example, which rightly resets both sides to people).
+    page.goto(base_url + "#/conflict")
+    page.locator("[data-testid=played-by-0]").select_option("easy")
+    page.reload()
+    page.wait_for_selector(READY, state="attached", timeout=LOAD)
+    assert page.locator("[data-testid=played-by-0]").input_value() == "easy"

@@ -543,7 +543,7 @@ class CampaignView(ToolView):
         self.setup_error = None
         self.session.start(game, game_name(game))
 
-    def field(self, name: str, value: str, live: bool) -> bool:
+    def field(self, name: str, value: str, live: bool, row: str | None = None) -> bool:
         """A form control changed; returns whether the screen needs redrawing."""
         if self.session.field(name, value):
             return False

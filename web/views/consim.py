@@ -995,7 +995,7 @@ class ConsimView(ToolView):
         refusal = self.session.try_act(action)
         self.notice = refusal
 
-    def field(self, name: str, value: str, live: bool) -> bool:
+    def field(self, name: str, value: str, live: bool, row: str | None = None) -> bool:
         """A form control changed; returns whether the screen needs redrawing."""
         if self.session.field(name, value):
             return False

@@ -28,6 +28,18 @@ class ToolView:
             platform.replace_hash(f"#/{self.route}")
             self.session.open(params["slot"])
 
+    def on_leave(self) -> None:
+        """Leaving the route hides what was private (a revealed hand, a secret bid): it is
+        not open when someone comes back (issue 7). Views keep that state in
+        ``_reset_view``."""
+        self._reset_view()
+
+    def recover(self) -> None:
+        """After an unexpected error: back to the plain table (drawers shut, hidden things hidden)."""
+        self.session.drawer = None
+        self.session.renaming = None
+        self.on_leave()
+
     def on_storage(self, key: str, value: str | None) -> None:
         self.session.on_storage(key, value)
 

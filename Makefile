@@ -6,6 +6,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 
 .PHONY: play site test test-engine test-pyodide test-e2e test-webkit bench screenshots clean deps
+.PHONY: mutate
 
 # Browsers come from Debian's apt (as root, or through sudo); `apt-get update` runs at
 # most once per make run, before the first install. The lock timeout waits for another
@@ -38,6 +39,12 @@ $(WEBKIT) &:
 	$(apt_update)
 	$(APT_GET) install -y -qq webkit2gtk-driver xvfb
 
+# zbarimg decodes the share QR codes in the e2e tests (tests/e2e/test_share_qr.py).
+/usr/bin/zbarimg:
+	@command -v apt-get >/dev/null || { echo "Install zbar-tools (zbarimg at /usr/bin/zbarimg)"; exit 1; }
+	$(apt_update)
+	$(APT_GET) install -y -qq zbar-tools
+
 deps: $(VENV)/.installed node_modules/.installed
 
 site: deps
@@ -52,13 +59,13 @@ test-engine: $(VENV)/.installed
 test-pyodide: deps
 	node tests/pyodide/run.mjs
 
-test-e2e: site /usr/bin/chromium
+test-e2e: site /usr/bin/chromium /usr/bin/zbarimg
 	$(PY) -m pytest tests/e2e -q
 
 test-webkit: site $(WEBKIT)
 	$(XVFB) $(PY) -m pytest tests/webkit -q
 
-test: site /usr/bin/chromium $(WEBKIT)
+test: site /usr/bin/chromium /usr/bin/zbarimg $(WEBKIT)
 	$(PY) -m pytest tests/engine tests/web tests/build -q
 	node tests/pyodide/run.mjs
 	$(PY) -m pytest tests/e2e -q
@@ -69,6 +76,19 @@ bench: site /usr/bin/chromium $(WEBKIT)
 
 screenshots: site /usr/bin/chromium
 	$(PY) -m tests.screenshots
+
+# Mutation testing of engine/ with mutmut (a tool to run, not part of `make test`).
+# MUTANTS picks mutants by name glob; the default (game, codec, rules, cards) takes a few
+# minutes; MUTANTS='engine.conflict.*' runs the conflict rules, MUTANTS='engine.*' all.
+MUTANTS ?= engine.game.* engine.codec.* engine.rules.* engine.cards.*
+mutate: $(VENV)/.installed
+	$(PY) -m pip install --quiet -e '.[test,mutate]'
+	rm -rf mutants && mkdir mutants
+	@echo "mutmut: mutating $(MUTANTS) (progress in mutants/run.log)"
+	HYPOTHESIS_PROFILE=mutate $(VENV)/bin/mutmut run $(foreach m,$(MUTANTS),'$(m)') > mutants/run.log 2>&1 \
+		|| { tail -c 3000 mutants/run.log; exit 1; }
+	$(VENV)/bin/mutmut results
+	$(PY) -m tests.mutation_score
 
 clean:
 	rm -rf build .pytest_cache .hypothesis

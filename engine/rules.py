@@ -8,7 +8,7 @@ Settings travel with a saved game and a shared link.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 
 class SettingsError(ValueError):
@@ -30,6 +30,9 @@ class Variant:
     choices: tuple[tuple[Any, str], ...]
     default: Any
     explanation: str = ""
+    #: A free-form setting (a house table …) has no fixed choices: ``normalize``
+    #: validates a given value and returns its canonical form, raising SettingsError.
+    normalize: Callable[[Any], Any] | None = None
 
     def describe(self, value: Any) -> str:
         for choice, text in self.choices:
@@ -48,6 +51,9 @@ def resolve_rules(variants: Iterable[Variant], given: Mapping[str, Any] | None =
     resolved: dict[str, Any] = {}
     for key, variant in table.items():
         value = given.get(key, variant.default)
+        if variant.normalize is not None:
+            resolved[key] = variant.normalize(value)
+            continue
         allowed = [c for c, _ in variant.choices]
         # bool is an int in Python: compare types too so True never passes for 1.
         if not any(value == c and type(value) is type(c) for c in allowed):

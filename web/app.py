@@ -30,9 +30,13 @@ class App:
         self.store = Store(self._storage(), now=platform.now_ms, tab_id=platform.tab_id())
         self.roots: dict[str, Root] = {}
         from web.views.home import HomeView
+        from web.views.campaign import CampaignView
+        from web.views.battle import BattleView
         from web.views.conflict import ConflictView
+        from web.views.consim import ConsimView
 
-        self.views = {"home": HomeView(self), "conflict": ConflictView(self)}
+        self.views = {"home": HomeView(self), "conflict": ConflictView(self), "campaign": CampaignView(self),
+                      "initiative": ConsimView(self), "battle": BattleView(self)}
         self.route = parse_hash(platform.location_hash())[0]
         self._proxies = []  # the listeners' proxies live as long as the page
         self.serial = Serial()  # events are handled one at a time, never inside a render

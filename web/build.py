@@ -36,6 +36,10 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 APP_PACKAGES = ("engine", "web")
 #: Parts of web/ that are build-time only and never shipped.
 NOT_SHIPPED = {"build.py", "serve.py"}  # compile_pyc.mjs is not .py: never shipped
+#: segno, the QR code library of the Share drawer (web/qr.py): shipped as its own zip,
+#: fetched by the browser only when a Share drawer first opens. Its version is the one
+#: pinned in pyproject.toml; the modules it needs (not its command line or helpers).
+SEGNO_MODULES = ("__init__.py", "consts.py", "encoder.py", "utils.py", "writers.py")
 #: Fixed zip timestamp: deterministic output.
 ZIP_TIME = (2024, 1, 1, 0, 0, 0)
 
@@ -75,12 +79,12 @@ TOOLS = (
      "symbol": "♠", "built": True,
      "blurb": "A card duel between alliances of organizations: suit ratings, scopes, "
               "a trump circle and rounds that change the balance of power."},
-    {"route": "campaign", "title": "Campaign", "short": "Campaign", "symbol": "♥", "built": False,
+    {"route": "campaign", "title": "Campaign", "short": "Campaign", "symbol": "♥", "built": True,
      "blurb": "A wargame campaign of hands, stakes and a pool, ending in an exhaustion roll "
               "and a peace treaty decided by the best poker hand."},
-    {"route": "initiative", "title": "CONSIM", "short": "Initiative", "symbol": "♣", "built": False,
+    {"route": "initiative", "title": "CONSIM", "short": "Initiative", "symbol": "♣", "built": True,
      "blurb": "Card initiative, suppression, shooting and wounds for skirmishes."},
-    {"route": "battle", "title": "Ascension Isle", "short": "Battle", "symbol": "♦", "built": False,
+    {"route": "battle", "title": "Ascension Isle", "short": "Battle", "symbol": "♦", "built": True,
      "blurb": "Army battles: blind maneuver bids, dice pools with reinforcement dice, "
               "stratagems and result matrices."},
 )
@@ -121,17 +125,12 @@ def compile_bytecode(staging: Path) -> None:
         sys.exit(f"compiling the app for Pyodide failed:\n{result.stdout}{result.stderr}")
 
 
-def app_zip(bytecode: bool = True) -> bytes:
-    """engine/ and the browser UI as one deterministic zip (PyScript unpacks it).
-
-    With ``bytecode``, each module's ``__pycache__/*.cpython-314.pyc`` goes along.
-    """
+def _zip_dir(files: dict[str, bytes], bytecode: bool) -> bytes:
+    """``files`` (relative name → bytes) as one deterministic zip, with Pyodide bytecode when asked."""
     with tempfile.TemporaryDirectory() as tmp:
         staging = Path(tmp)
-        for rel in shipped_sources():
-            target = staging / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes((ROOT / rel).read_bytes())
+        for name, data in files.items():
+            write(staging / name, data)
         if bytecode:
             compile_bytecode(staging)
         buf = io.BytesIO()
@@ -142,6 +141,70 @@ def app_zip(bytecode: bool = True) -> bytes:
                 info.external_attr = 0o644 << 16
                 zf.writestr(info, path.read_bytes())
         return buf.getvalue()
+
+
+def app_zip(bytecode: bool = True) -> bytes:
+    """engine/ and the browser UI as one deterministic zip (PyScript unpacks it).
+
+    With ``bytecode``, each module's ``__pycache__/*.cpython-314.pyc`` goes along.
+    """
+    return _zip_dir({rel.as_posix(): (ROOT / rel).read_bytes() for rel in shipped_sources()}, bytecode)
+
+
+def pinned_version(name: str) -> str:
+    """The version of ``name`` pinned (``name==x.y.z``) in pyproject.toml's optional dependencies."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    pins = {req.split("==")[1] for group in project.get("optional-dependencies", {}).values()
+            for req in group if req.split("==")[0].strip().lower() == name}
+    if len(pins) != 1:
+        sys.exit(f"pyproject.toml must pin {name} to one version (name==x.y.z), found {sorted(pins)}")
+    return pins.pop()
+
+
+def segno_files() -> dict[str, bytes]:
+    """segno's modules and licence, exactly as in its wheel.
+
+    Read from the installed distribution (pip installed it from the pinned wheel); each
+    file is checked against the wheel's RECORD hash and the version against the pin.
+    """
+    import base64
+    from importlib import metadata
+
+    pinned = pinned_version("segno")
+    try:
+        dist = metadata.distribution("segno")
+    except metadata.PackageNotFoundError:
+        sys.exit(f"segno {pinned} is not installed: run `make deps`")
+    if dist.version != pinned:
+        sys.exit(f"segno {dist.version} is installed but pyproject.toml pins {pinned}: run `make deps`")
+    wanted = {f"segno/{name}": f"segno/{name}" for name in SEGNO_MODULES}
+    files: dict[str, bytes] = {}
+    for record in dist.files or ():
+        path = record.as_posix()
+        if path in wanted:
+            target = wanted[path]
+        elif path.endswith(".dist-info/licenses/LICENSE") or path.endswith(".dist-info/LICENSE"):
+            target = "segno/LICENSE"
+        else:
+            continue
+        data = record.read_binary()
+        if record.hash is None or record.hash.mode != "sha256":
+            sys.exit(f"segno's RECORD has no sha256 for {path}")
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).decode().rstrip("=")
+        if digest != record.hash.value:
+            sys.exit(f"segno's installed {path} differs from its wheel: reinstall it (`make deps`)")
+        files[target] = data
+    missing = sorted(set(wanted.values()) - set(files))
+    if missing:
+        sys.exit(f"segno {pinned} lacks {missing}")
+    return files
+
+
+def segno_zip(bytecode: bool = True) -> bytes:
+    """segno as its own zip (``vendor/segno.zip``), unpacked by web/qr.py when first needed."""
+    return _zip_dir(segno_files(), bytecode)
 
 
 def lock_stub() -> bytes:
@@ -215,6 +278,34 @@ def manifest() -> str:
     }, indent=2)
 
 
+def battle_matrices() -> dict:
+    """The Ascension Isle result tables (AI-10, AI-11) and matchups (AI-13) for the prerendered
+    matrices, from the engine's one copy of them (engine/ascension_tables.py)."""
+    from engine import ascension_tables as t
+    from engine.ascension import HOUSE_RULES, cell_effect
+
+    def kind(text: str) -> str:
+        effect = cell_effect(text)
+        if effect.withdraw is not None:
+            return "withdraw-ok" if effect.withdraw else "withdraw-fail"
+        return "casualties" if effect.casualties else "none"
+
+    maneuvers = [{"key": m, "name": t.MANEUVER_NAMES[m]} for m in t.MANEUVERS]
+    tiers = []
+    for tier in t.TIERS:
+        fallback = tier not in t.SOURCE_TABLES
+        table = t.SOURCE_TABLES[t.FALLBACK[tier] if fallback else tier]
+        rows = [{"key": own, "name": t.MANEUVER_NAMES[own],
+                 "cells": [{"other": other, "text": table[own][other], "kind": kind(table[own][other])}
+                           for other in t.MANEUVERS]} for own in t.MANEUVERS]
+        tiers.append({"key": tier, "name": t.TIER_NAMES[tier], "margins": t.TIER_MARGINS[tier],
+                      "fallback": fallback, "rows": rows})
+    matchups = [{"key": own, "name": t.MANEUVER_NAMES[own], "cells": [t.matchup(own, o) for o in t.MANEUVERS]}
+                for own in t.MANEUVERS]
+    return {"maneuvers": maneuvers, "tiers": tiers, "matchups": matchups, "fallback_note": t.FALLBACK_NOTE,
+            "house_rules": list(HOUSE_RULES.items())}
+
+
 def render_pages(out: Path) -> None:
     env = Environment(
         loader=FileSystemLoader(TEMPLATES),
@@ -226,7 +317,7 @@ def render_pages(out: Path) -> None:
     chunks = sorted(p.name for p in (out / "vendor" / "pyscript").glob("core-*.js"))
     page = env.get_template("index.html.j2").render(
         tools=TOOLS, csp=CSP, pyscript_config=json.dumps(PYSCRIPT_CONFIG, separators=(",", ":")),
-        pyscript_chunks=chunks, scenario_choices=conflict.SCENARIO_CHOICES)
+        pyscript_chunks=chunks, scenario_choices=conflict.SCENARIO_CHOICES, battle=battle_matrices())
     write(out / "index.html", page)
 
 
@@ -250,6 +341,7 @@ def build(out: Path) -> Path:
     out.mkdir(parents=True)
     copy_vendor(out)
     write(out / "app.zip", app_zip())
+    write(out / "vendor" / "segno.zip", segno_zip())
     for path in sorted(STATIC.rglob("*")):
         if path.is_file() and path.name != "sw.js":
             write(out / path.relative_to(STATIC), path.read_bytes())

@@ -18,6 +18,10 @@ from typing import Any, Iterable
 #: Attributes that are live properties of form controls, not just markup.
 PROPERTIES = {"value", "checked", "open"}
 
+#: Tags made in the SVG namespace (drawings such as the share QR codes, web/qr.py).
+SVG_NS = "http://www.w3.org/2000/svg"
+SVG_TAGS = {"svg", "path", "rect", "g"}
+
 
 class VText:
     __slots__ = ("text", "el")
@@ -98,7 +102,7 @@ def _create(node):
     if isinstance(node, VText):
         node.el = doc.createTextNode(node.text)
         return node.el
-    el = doc.createElement(node.tag)
+    el = doc.createElementNS(SVG_NS, node.tag) if node.tag in SVG_TAGS else doc.createElement(node.tag)
     for key, value in node.attrs.items():
         el.setAttribute(key, value)
         if key in PROPERTIES:

@@ -37,6 +37,7 @@ class Session:
         self.rename_text = ""
         self.stale = False  # another tab saved this game since we loaded it
         self.copied: str | None = None
+        self._codes = None  # the Share drawer's QR codes (web/qr.py), made when first shown
 
     # ------------------------------------------------------------ state
     @property
@@ -248,6 +249,9 @@ class Session:
 
     def escape(self) -> bool:
         """Escape: close the open drawer, focus back on its toggle. Whether it did."""
+        if self._codes is not None and self._codes.full_screen is not None:
+            self._codes.full_screen = None  # a full-screen QR code first
+            return True
         if self.drawer is None:
             return False
         self._toggle_drawer("")
@@ -257,6 +261,8 @@ class Session:
         previous = self.drawer
         self.drawer = None if not name or self.drawer == name else name
         self.renaming, self.copied = None, None
+        if self._codes is not None:
+            self._codes.full_screen = None
         focus_to = getattr(self.app, "focus_to", None)
         if focus_to is not None:
             focus_to("drawer" if self.drawer else f"drawer-{previous}")
@@ -361,6 +367,16 @@ class Session:
                    h("span", {"class": "muted"}, "or drop an exported .json file anywhere on this page. "
                                                  "An import is always added as a new save.")))
 
+    @property
+    def codes(self):
+        """The Share drawer's QR codes; web.qr is imported the first time a drawer shows them."""
+        if self._codes is None:
+            from web import qr
+
+            # segno arrives asynchronously: redraw in turn with the events (App.later)
+            self._codes = qr.ShareCodes(lambda: self.app.later(0, self.app.render))
+        return self._codes
+
     def _share_view(self):
         full = self.share_url(public=False)
         public = self.share_url(public=True)
@@ -376,7 +392,8 @@ class Session:
                               cls="btn small primary"),
                        button("Share…", "session:native-share", which, cls="btn small")
                        if platform.can_share() else None,
-                       h("span", {"class": "muted"}, f"{len(url):,} characters")))
+                       h("span", {"class": "muted"}, f"{len(url):,} characters")),
+                     self.codes.figure(which, title, url))
 
         return h("div", {"class": "panel drawer", "aria-label": "Share"},
                  h("div", {"class": "spread"}, h("h2", {}, "Share this game"),
@@ -386,7 +403,9 @@ class Session:
                             public, "public"),
                  link_block("Full game (for your own devices)", "Everything, including hidden hands and the "
                             "deck order: anyone with this link can see every card. Use it to move the game to "
-                            "another tablet.", full, "full"))
+                            "another tablet.", full, "full"),
+                 self.codes.overlay({"public": ("Spectator view", public),
+                                     "full": ("Full game (for your own devices)", full)}))
 
     def handle(self, action: str, arg: str | None, el=None) -> bool:
         """Handle a ``session:`` action; returns False when it is not one."""
@@ -448,6 +467,8 @@ class Session:
         elif name == "copy" and arg:
             platform.copy_text(self.share_url(public=arg == "public"))
             self.copied = arg
+        elif name in ("qr-full", "qr-close"):
+            self.codes.handle(name, arg)
         elif name == "native-share" and arg:
             platform.share_link(f"{self.title} — Conflict Table", self.share_url(public=arg == "public"))
         return True

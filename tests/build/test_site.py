@@ -60,3 +60,21 @@ def test_the_app_zip_ships_sources_and_pyodide_bytecode_only(two_builds):
     assert not any(n.startswith("tests/") for n in names)
     lock = json.loads((site / "vendor" / "pyodide" / "pyodide-lock.json").read_text())
     assert lock["packages"] == {} and lock["info"]["python"].startswith("3.14")
+
+
+def test_segno_ships_apart_from_the_app_as_its_wheels_modules(two_builds):
+    """The QR library is its own zip (fetched on the first Share), never part of start-up."""
+    site, _ = two_builds
+    app_names = zipfile.ZipFile(site / "app.zip").namelist()
+    assert "web/qr.py" in app_names and not any(n.startswith("segno/") for n in app_names)
+    segno_zip = zipfile.ZipFile(site / "vendor" / "segno.zip")
+    names = set(segno_zip.namelist())
+    modules = {"__init__", "consts", "encoder", "utils", "writers"}
+    assert names == ({f"segno/{m}.py" for m in modules} | {f"segno/__pycache__/{m}.cpython-314.pyc" for m in modules}
+                     | {"segno/LICENSE"})
+    import segno
+
+    assert segno_zip.read("segno/encoder.py") == (Path(segno.__file__).parent / "encoder.py").read_bytes()
+    assert b"BSD" in segno_zip.read("segno/LICENSE") or b"Redistribution" in segno_zip.read("segno/LICENSE")
+    page = (site / "index.html").read_text()
+    assert "segno" not in page  # not preloaded, not in PyScript's files

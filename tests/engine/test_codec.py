@@ -231,6 +231,13 @@ def damage(**changes):
     (damage(actions=[{"type": "bonus", "amount": 1}, {"type": "pass"}, {"type": "pass"},
                      {"type": "bonus", "amount": 2}], position=4),
      "rules", "a move the rules do not allow (D3: Each player may take a bonus only once (action 4))"),
+    # The redo stack is checked too: a bad action after 'position' is refused, not kept for later.
+    (damage(actions=[{"type": "bonus", "amount": 1}, {"type": "pass"}, {"type": "pass"},
+                     {"type": "bonus", "amount": 2}], position=2),
+     "rules", "a move the rules do not allow (D3: Each player may take a bonus only once (action 4))"),
+    (damage(actions=[{"type": "roll"}, {"type": "fly"}], position=1), "damaged", "Unknown action: 'fly' (action 2)"),
+    (damage(actions=[{"type": "roll"}, {"type": "bonus", "amount": 9}], position=0), "damaged",
+     "A bonus is 1, 2 or 3 points (action 2)"),
     (damage(setup={"players": ["Ann", float("nan")]}), "damaged", "not finite"),
     (damage(setup={"players": ["Ann", {1, 2}]}), "damaged", "not data"),
     (damage(setup={"players": ["Ann", "Bo"], 3: "x"}), "damaged", "key that is not text"),
@@ -267,6 +274,26 @@ def test_save_text_size_limit(monkeypatch):
     with pytest.raises(SaveError, match="too large") as info:
         codec.loads(codec.dumps(play(new(), ["roll"] * 5)))
     assert info.value.reason == "too-large"
+
+
+def test_real_save_size_cap_and_its_message():
+    """The real cap, not a patched one: a save of 5,000,000 characters opens, one more is refused.
+
+    JSON allows whitespace after the object, so a small valid save padded with spaces is
+    exactly as long as the test needs (and costs no parsing work beyond the scan).
+    """
+    game = play(new(), ["roll", "pass", "roll"])
+    text = codec.dumps(game, {"name": "Friday"})
+    at_cap = text + " " * (5_000_000 - len(text))
+    assert len(at_cap) == 5_000_000
+    assert codec.loads(at_cap)[0] == game
+    with pytest.raises(SaveError) as info:
+        codec.loads(at_cap + " ")
+    assert str(info.value) == "This save is too large to open (more than 5,000,000 characters)"
+    assert info.value.reason == "too-large"
+    # bytes are measured after decoding, the same way
+    with pytest.raises(SaveError, match=r"more than 5,000,000 characters"):
+        codec.loads((at_cap + " ").encode())
 
 
 def test_newer_schema_refused_as_text():
@@ -430,6 +457,9 @@ def link_body(**changes):
     (link_body(a=[{"type": "bonus", "amount": 1}, {"type": "pass"}, {"type": "pass"},
                   {"type": "bonus", "amount": 1}]),
      "rules", "This link cannot be opened: it has a move the rules do not allow (D3: Each player may take"),
+    (link_body(a=[{"type": "bonus", "amount": 1}, {"type": "pass"}, {"type": "pass"},
+                  {"type": "bonus", "amount": 1}], p=1),
+     "rules", "it has a move the rules do not allow (D3: Each player may take a bonus only once (action 4))"),
 ])
 def test_share_content_checked(body, reason, message):
     with pytest.raises(ShareError) as info:

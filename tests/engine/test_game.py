@@ -6,6 +6,8 @@ the game's generator, and the real conflict system for a cross-check.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, strategies as st
 
@@ -102,6 +104,23 @@ def test_validate_replays_everything_and_names_the_bad_action():
         g.validate(g.Game(game.kind, game.seed, game.rules, game.setup, game.actions, 7))
 
 
+def test_validate_checks_the_redo_stack_too():
+    """An illegal move after ``position`` is refused now, not when someone taps Redo."""
+    game = run(dice(), ["bonus", "pass", "pass"])  # the first player has had their bonus
+    assert game.position == 3
+    second_bonus = {"type": "bonus", "amount": 1}  # D3: the same player's second bonus
+    for position in (0, 1, 3):
+        bad = g.Game(game.kind, game.seed, game.rules, game.setup, game.actions + (second_bonus,), position)
+        with pytest.raises(g.RuleError, match=r"^D3: .*\(action 4\)$"):
+            g.validate(bad)
+    malformed = g.Game(game.kind, game.seed, game.rules, game.setup, game.actions + ({"type": "fly"},), 2)
+    with pytest.raises(g.ActionError, match=r"Unknown action: 'fly' \(action 4\)"):
+        g.validate(malformed)
+    # the same redo stack with a legal move is accepted and kept, position unchanged
+    fine = g.Game(game.kind, game.seed, game.rules, game.setup, game.actions + ({"type": "roll"},), 1)
+    assert g.validate(fine) == fine and g.validate(fine).position == 1
+
+
 def test_new_game_checks_kind_seed_and_rules():
     with pytest.raises(g.UnknownKind):
         g.new_game("chess", {})
@@ -123,6 +142,46 @@ def test_any_session_replays_exactly_and_round_trips_undo_redo(ops, seed):
     while back.can_redo:
         back = g.redo(back)
     assert g.replay(back) == g.replay(g.goto(game, len(game.actions)))
+
+
+def uncached_states(game):
+    """The state after every prefix of ``game.actions``, straight from the system (no cache)."""
+    mod = g.system(game.kind)
+    rng = random.Random(game.seed)
+    state = mod.start(game.setup, game.rules, rng)
+    states = [state]
+    for action in game.actions:
+        state = mod.step(state, action, game.rules, rng)
+        states.append(state)
+    return states
+
+
+STEPS = st.lists(st.one_of(st.sampled_from(["roll", "pass", "bonus", "undo", "redo"]),
+                           st.integers(0, 30).map(lambda k: ("goto", k))), max_size=30)
+
+
+@given(STEPS, st.integers(0, g.MAX_SEED))
+def test_after_any_apply_every_point_replays_as_without_the_cache(steps, seed):
+    """``apply`` keeps a replay cache; whatever it holds, ``replay(game, upto=k)`` is the
+    state after the first ``k`` actions for every ``k``, and the next roll is the same."""
+    game = dice(seed)
+    for op in steps:
+        if isinstance(op, tuple):
+            game = g.goto(game, min(op[1], len(game.actions)))
+            continue
+        before = len(game.actions), game.position
+        game = run(game, [op])
+        if op in ("undo", "redo") or (len(game.actions), game.position) == before:
+            continue  # not an apply (or a refused one)
+        expected = uncached_states(game)
+        assert [g.replay(game, upto=k) for k in range(len(game.actions) + 1)] == expected
+        assert g.replay(game) == expected[game.position]
+        fresh = g.Game(game.kind, game.seed, game.rules, game.setup, game.actions, game.position)
+        try:
+            rolled = g.apply(game, {"type": "roll"})
+        except g.RuleError:
+            continue
+        assert g.replay(rolled) == g.replay(g.apply(fresh, {"type": "roll"}))  # same generator state
 
 
 def test_conflict_games_replay_through_the_same_model():

@@ -306,22 +306,35 @@ def test_import_bad_file_writes_nothing(store, text):
     assert store.storage.data == before
 
 
+def test_import_over_the_real_size_cap_writes_nothing(store):
+    """A file one character over the real 5,000,000-character cap is refused with its message."""
+    store.create(dice())
+    before = dict(store.storage.data)
+    text = codec.dumps(dice(ops=["roll"]), {"name": "Big"})
+    with pytest.raises(codec.SaveError, match=r"^This save is too large to open \(more than 5,000,000 characters\)$"):
+        store.import_text(text + " " * (5_000_001 - len(text)))
+    assert store.storage.data == before
+    slot = store.import_text(text + " " * (5_000_000 - len(text)))  # at the cap it opens
+    assert store.load(slot)[1]["name"] == "Big"
+
+
 # --------------------------------------------------------------------------- damaged saves
 
 @pytest.mark.parametrize("raw, message", [
     ("{this is not json", "This save is damaged"),
     ('{"app": "conflict-table", "schema": 2, "kind": "testdice"}', "'seed' should be"),
     (None, "move the rules do not allow"),  # filled in below: a save whose actions break the rules
+    (2, "move the rules do not allow"),  # the same, with the bad action on the redo stack (position 2)
 ])
 def test_damaged_entry_is_backed_up(store, raw, message):
     good = store.create(dice(ops=["roll"]), name="Good")
     bad = store.create(dice(), name="Bad")
     store.set_last("testdice", bad)
-    if raw is None:
+    if raw is None or isinstance(raw, int):
         data = json.loads(store.storage.get(SLOT_PREFIX + bad))
         data["actions"] = [{"type": "bonus", "amount": 1}, {"type": "pass"}, {"type": "pass"},
                            {"type": "bonus", "amount": 1}]
-        data["position"] = 4
+        data["position"] = 4 if raw is None else raw
         raw = json.dumps(data)
     store.storage.set(SLOT_PREFIX + bad, raw)
 

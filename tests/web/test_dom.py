@@ -65,6 +65,12 @@ class FakeDocument:
         self.created += 1
         return FakeNode(tag)
 
+    def createElementNS(self, namespace, tag):
+        self.created += 1
+        node = FakeNode(tag)
+        node.namespace = namespace
+        return node
+
     def createTextNode(self, text):
         self.created += 1
         return FakeNode(text=text)
@@ -185,3 +191,13 @@ def test_serial_runs_a_job_that_arrives_during_another_after_it():
 ])
 def test_parse_hash(hash_, expected):
     assert parse_hash(hash_) == expected
+
+
+def test_svg_drawings_are_made_in_the_svg_namespace(doc):
+    root = Root(FakeNode("div"))
+    root.render(h("figure", {}, h("svg", {"viewBox": "0 0 4 4"}, h("rect", {"width": 4}), h("path", {"d": "M0 0h1"}))))
+    (figure,) = root.el.children
+    (svg,) = figure.children
+    assert not hasattr(figure, "namespace")
+    assert svg.namespace == dom.SVG_NS and svg.attrs == {"viewBox": "0 0 4 4"}
+    assert [(c.tag, c.namespace) for c in svg.children] == [("rect", dom.SVG_NS), ("path", dom.SVG_NS)]

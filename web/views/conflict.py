@@ -19,6 +19,7 @@ from engine.rules import SettingsError
 from web.dom import button, h
 from web.session import Session
 from web.views.cards import card_back, card_button, card_view, suit_mark
+from web.views.curtain import curtain
 from web.views.rulebits import rule_ref, with_rule_refs
 
 DRAFT_KEY = "ct:v1:draft:conflict"
@@ -564,15 +565,8 @@ class ConflictView:
         # The button ignores taps for a moment after the curtain appears (a double tap's
         # second tap must not open the next hand) and comes first, in the curtain's top
         # line, where the hand had its heading, not its cards.
-        # It takes the focus (issue 14) and stays focusable while it waits (aria-disabled,
-        # not disabled): its description says whom to pass the tablet to.
-        return h("section", {"class": ["panel curtain", SIDE_CLASS[s]], "data-testid": "curtain",
-                             "aria-labelledby": "conflict-curtain-text"},
-                 button(f"Show {who}'s hand", "conflict:reveal", json.dumps(key), cls="btn primary big",
-                        aria_disabled="true" if self.curtain_held else None, data_focus="curtain",
-                        aria_describedby="conflict-curtain-text"),
-                 h("p", {"class": "curtain-text", "id": "conflict-curtain-text"}, f"Pass the tablet to {who} {task}."),
-                 h("p", {"class": "muted"}, "The hand stays hidden until its owner taps the button."))
+        return curtain(who, task, "conflict:reveal", json.dumps(key), cls=SIDE_CLASS[s],
+                       disabled=self.curtain_held)
 
     def _private(self, st, s: int, p: int | None, purpose: str):
         key = self._turn_key(st, p)

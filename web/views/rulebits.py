@@ -6,7 +6,7 @@ import re
 
 from web.dom import h
 
-RULE_ID = re.compile(r"\b((?:OIC|CMP|CS|AI|HR-OIC)-\d+)\b")
+RULE_ID = re.compile(r"\b((?:HR-)?(?:OIC|CMP|CS|AI)-\d+)\b")
 
 
 def rule_ref(rule_id: str, route: str):

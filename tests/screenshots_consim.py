@@ -1,0 +1,142 @@
+"""Every initiative-tracker screen at tablet sizes, light and dark:
+``python -m tests.screenshots_consim`` → screenshots/initiative-*.png.
+
+Not a test: pictures to look at before calling the tracker done (see tests/screenshots.py).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+from playwright.sync_api import sync_playwright
+
+from tests.e2e.conftest import BUILD, CHROMIUM, CHROMIUM_FLAGS, READY
+from tests.e2e.test_consim import enter_roster
+from tests.screenshots import OUT, VIEWPORTS
+from web.serve import serve_in_thread
+
+
+def shoot(page, name: str, full: bool = True) -> None:
+    page.screenshot(path=str(OUT / f"initiative-{name}.png"), full_page=full)
+
+
+def tour(page, base: str, tag: str) -> None:
+    page.set_default_timeout(120_000)
+    page.goto(base + "#/initiative")
+    page.wait_for_selector(READY, state="attached", timeout=120_000)
+    shoot(page, f"roster-blank-{tag}")
+    enter_roster(page)
+    page.locator("[data-field='init:form.name']").fill("Grenadier")
+    page.get_by_role("button", name="Save as template").click()
+    page.get_by_role("button", name="Save this side (Opposition)").click()
+    page.get_by_role("button", name="Edit Rifleman 2").click()
+    page.locator("[data-field='init:seed']").fill("7")
+    shoot(page, f"roster-{tag}")
+    page.get_by_role("button", name="Cancel", exact=True).click()
+    page.get_by_role("button", name="Start tracking").click()
+    page.get_by_role("button", name="Per combatant").click()
+    page.get_by_role("group", name="Advantages of all of Players").get_by_role(
+        "button", name="Superior firepower").click()
+    page.locator("[data-action='init:surprise'][data-arg='1']").click()
+    page.evaluate("scrollTo(0, 0)")
+    shoot(page, f"advantages-{tag}")
+    page.locator("[data-action='init:surprise'][data-arg='1']").click()
+    page.get_by_role("button", name="Deal", exact=True).click()
+    page.evaluate("scrollTo(0, 0)")
+    shoot(page, f"round-{tag}", full=False)
+    shoot(page, f"round-full-{tag}")
+    page.get_by_role("button", name="Shoot…").click()
+    page.locator("[data-testid=shot-panel] [data-action='init:target']").first.click()
+    page.evaluate("scrollTo(0, 0)")
+    shoot(page, f"shoot-aimed-{tag}", full=False)
+    page.get_by_role("button", name=re.compile("^Roll the dice")).click()
+    page.evaluate("scrollTo(0, 0)")
+    shoot(page, f"shot-result-{tag}", full=False)
+    for _ in range(40):  # on to the first actor whose weapon can suppress an area
+        page.wait_for_timeout(450)
+        page.get_by_role("button", name="Next ▸").click()
+        actor = page.locator("[data-testid=current-actor]")
+        if actor.count() and re.match(r"Rifleman|Hero|Driver", actor.inner_text()):
+            break
+    page.get_by_role("button", name="Shoot…").click()
+    page.get_by_role("radio", name="Suppressive (CS-9)").click()
+    targets = page.locator("[data-testid=shot-panel] [role=group][aria-label=Targets] button")
+    for i in range(min(3, targets.count())):
+        targets.nth(i).click()
+    page.evaluate("scrollTo(0, 0)")
+    shoot(page, f"shoot-area-{tag}", full=False)
+    page.get_by_role("button", name=re.compile("^Roll the dice")).click()
+    page.evaluate("scrollTo(0, 0)")
+    shoot(page, f"area-result-{tag}", full=False)
+    # Rounds of fire until someone carries a countdown badge.
+    for _ in range(80):
+        if page.locator(".chip.count").count():
+            break
+        page.wait_for_timeout(450)
+        if page.locator("[data-testid=deal-panel]").count():
+            page.get_by_role("button", name="Deal", exact=True).click()
+        elif page.get_by_role("button", name=re.compile("^End round \\d+$")).count():
+            page.get_by_role("button", name=re.compile("^End round \\d+$")).click()
+        else:
+            page.get_by_role("button", name="Shoot…").click()
+            page.locator("[data-testid=shot-panel] [data-action='init:target']").first.click()
+            page.get_by_role("button", name=re.compile("^Roll the dice")).click()
+            page.wait_for_timeout(450)
+            page.get_by_role("button", name="Next ▸").click()
+    shoot(page, f"statuses-{tag}")
+    page.get_by_role("button", name="Long action…").click() if page.get_by_role(
+        "button", name="Long action…").is_enabled() else None
+    page.evaluate("scrollTo(0, 0)")
+    shoot(page, f"long-action-{tag}", full=False)
+    page.locator(".rules-in-play summary").click()
+    page.locator(".rules-in-play").scroll_into_view_if_needed()
+    shoot(page, f"rules-in-play-{tag}", full=False)
+    page.evaluate("scrollTo(0, 0)")
+    page.get_by_role("button", name="Players' view", exact=True).click()
+    shoot(page, f"players-view-{tag}")
+    page.get_by_role("button", name="Observer's view…").click()
+    shoot(page, f"players-leave-{tag}", full=False)
+    page.get_by_role("button", name="Yes, show everything").click()
+    page.get_by_role("button", name="History").click()
+    shoot(page, f"history-{tag}", full=False)
+    page.get_by_role("button", name="Share").click()
+    spectator = page.locator("[data-testid=share-public]").input_value()
+    shoot(page, f"share-{tag}", full=False)
+    page.get_by_role("button", name="Saves").click()
+    shoot(page, f"saves-{tag}", full=False)
+    page.goto(spectator)
+    page.wait_for_selector("[data-testid=tracker]")
+    shoot(page, f"spectator-{tag}")
+    page.locator("#rules-initiative summary").click()
+    page.locator("#rule-HR-CS-1").scroll_into_view_if_needed()
+    shoot(page, f"rules-panel-{tag}", full=False)
+
+
+def main() -> None:
+    OUT.mkdir(exist_ok=True)
+    server, base = serve_in_thread(BUILD)
+    only = sys.argv[1:]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        for orientation, (width, height) in VIEWPORTS.items():
+            for theme in ("light", "dark"):
+                tag = f"{orientation}-{theme}"
+                if only and tag not in only:
+                    continue
+                context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=theme,
+                                              device_scale_factor=1, has_touch=True)
+                page = context.new_page()
+                try:
+                    tour(page, base, tag)
+                except Exception:
+                    shoot(page, f"FAILED-{tag}")
+                    raise
+                context.close()
+                print("shot", tag)
+        browser.close()
+    server.shutdown()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,592 @@
+"""The campaign table (Campaign with a poker-hand treaty, CMP-1 … CMP-10).
+
+Two screens: the setup (two players, or one against the dummy) and the table:
+both players' card counts and face-up stakes, the pool, the battle to record,
+the spoils to take, the exhaustion roll, the hidden hands behind the
+pass-the-tablet curtain, the negotiating table and the log. Every rule decision
+comes from :mod:`engine.campaign`; this module only draws the state and turns
+taps into actions.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from engine import campaign as cmp
+from engine.cards import Card
+from engine.game import new_game
+from engine.poker import best_hand
+from web import platform
+from web.dom import button, h
+from web.session import Session
+from web.views.cards import card_back, card_button, card_view
+from web.views.curtain import CurtainGuard, curtain
+from web.views.rulebits import rule_ref, with_rule_refs
+
+DRAFT_KEY = "ct:v1:draft:campaign"
+SIDE_CLASS = ("side-a", "side-b")
+
+
+def game_name(game) -> str:
+    """A save's name: "Anna vs Ben"."""
+    first, second = game.setup["players"]
+    return f"{first} vs {second}"
+
+
+def percent(chance) -> str:
+    """A chance for players: "42.3%", "<0.1%", "100%"."""
+    value = float(chance) * 100
+    if value >= 99.95 and chance < 1:
+        return ">99.9%"
+    if chance == 1:
+        return "100%"
+    if 0 < value < 0.05:
+        return "<0.1%"
+    return f"{value:.1f}%"
+
+
+class CampaignView:
+    route = "campaign"
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.session = Session(app, "campaign", "Campaign", on_change=self._reset_view, namer=game_name)
+        self.mode = "two"  # "two" players or "solo" against the dummy
+        self.names = ["", ""]
+        self.seed_text = ""
+        self.setup_error: str | None = None
+        self.revealed: int | None = None  # whose hand the tablet shows
+        self.pick: str | None = None  # "0", "1" or "draw": the battle being recorded
+        self.troops_text = ""
+        self.notice: str | None = None  # why the last tap was refused
+        self.guard = CurtainGuard(self._now)
+        self._odds: dict = {}
+
+    @staticmethod
+    def _now() -> float:
+        return platform.now_ms()
+
+    # ------------------------------------------------------------ lifecycle
+    def boot(self) -> None:
+        raw = self.app.store.storage.get(DRAFT_KEY)
+        if raw:
+            try:
+                data = json.loads(raw)
+            except ValueError:
+                data = None
+            if isinstance(data, dict):
+                if data.get("mode") in ("two", "solo"):
+                    self.mode = data["mode"]
+                names = data.get("names")
+                if isinstance(names, list) and len(names) == 2 and all(isinstance(n, str) for n in names):
+                    self.names = [n[:40] for n in names]
+        self.session.boot()
+
+    def on_enter(self, params: dict) -> None:
+        if "g" in params:
+            self.session.open_link(params["g"])
+        elif "slot" in params:
+            platform.replace_hash("#/campaign")
+            self.session.open(params["slot"])
+
+    def on_storage(self, key: str, value: str | None) -> None:
+        self.session.on_storage(key, value)
+
+    def import_file(self, file) -> None:
+        self.session.import_file(file)
+
+    def _reset_view(self) -> None:
+        """After every change of the game: hands hidden again, the battle form cleared."""
+        self.revealed = None
+        self.pick = None
+        self.troops_text = ""
+        self.notice = None
+
+    def _save_draft(self) -> None:
+        try:
+            self.app.store.storage.set(DRAFT_KEY, json.dumps({"mode": self.mode, "names": self.names}))
+        except Exception:  # a full storage must not stop the setup form
+            pass
+
+    # ------------------------------------------------------------ rendering
+    def render(self):
+        state = self.session.state
+        if state is None:
+            self.guard.drawn(None)
+        return [
+            self.session.toolbar(),
+            self.session.banner(),
+            self.session.drawer_view(),
+            self.render_setup() if state is None else self.render_table(state),
+        ]
+
+    # ---------------- setup
+    def render_setup(self):
+        solo = self.mode == "solo"
+        modes = (("two", "Two players", "each with a hidden hand; pass the tablet to look at it"),
+                 ("solo", "Solo against the dummy", "the dummy's cards stay hidden until the table (CMP-9)"))
+        return h("div", {"class": "setup campaign-setup", "data-testid": "setup"},
+                 h("section", {"class": "panel", "aria-label": "New campaign"},
+                   h("h2", {}, "New campaign"),
+                   h("p", {"class": "muted"}, "The app deals six hidden cards to each side and four face up to "
+                                              "the pool (", rule_ref("CMP-1", "campaign"), "), picks the stakes, "
+                                              "and keeps the cards while you fight the battles on the tabletop."),
+                   h("fieldset", {"class": "deck-mode"},
+                     h("legend", {}, "Players"),
+                     [h("label", {"class": "radio"},
+                        h("input", {"type": "radio", "name": "campaign-mode", "value": mode,
+                                    "data-field": "campaign:mode", "checked": self.mode == mode}),
+                        h("span", {}, h("strong", {}, title), " — ", text)) for mode, title, text in modes]),
+                   h("div", {"class": "options-grid"},
+                     self._name_input(0, "Player 1 name", "Player 1"),
+                     self._name_input(1, "The dummy's name" if solo else "Player 2 name",
+                                      "Dummy" if solo else "Player 2"),
+                     h("label", {"class": "field"}, "Seed (optional: the same seed deals the same cards)",
+                       h("input", {"type": "text", "inputmode": "numeric", "data-field": "seed",
+                                   "value": self.seed_text, "placeholder": "random", "maxlength": "10",
+                                   "aria-invalid": "true" if self._seed() is False else None}))),
+                   self._house_rules(),
+                   h("p", {"class": "msg-error", "role": "alert"}, self.setup_error) if self.setup_error else None,
+                   h("div", {"class": "row start-row"},
+                     button("Start the campaign", "campaign:start", cls="btn primary big"))))
+
+    def _name_input(self, index: int, label: str, placeholder: str):
+        return h("label", {"class": "field"}, label,
+                 h("input", {"type": "text", "data-field": f"campaign:name{index}", "value": self.names[index],
+                             "maxlength": "40", "placeholder": placeholder, "autocomplete": "off"}))
+
+    def _house_rules(self):
+        return [h("p", {"class": "muted small"}, h("span", {"class": "badge house"}, "House rule"), " ",
+                  rule_ref(rule_id, "campaign"), ": ", text) for rule_id, text in cmp.HOUSE_RULES.items()]
+
+    def _seed(self):
+        """The typed seed: None for random, an int, or False when it is not a valid seed."""
+        text = self.seed_text.strip()
+        if not text:
+            return None
+        if text.isdigit() and int(text) <= 2**32 - 1:
+            return int(text)
+        return False
+
+    # ---------------- table
+    def render_table(self, st):
+        hands = None if st.public or st.phase == "over" else self._hands(st)
+        if hands is None:
+            self.guard.drawn(None)
+        return h("div", {"class": ["table campaign-table", f"phase-{st.phase}"], "data-testid": "table",
+                         "data-phase": st.phase},
+                 h("p", {"class": "status", "role": "status", "data-testid": "status"},
+                   with_rule_refs(cmp.status(st), "campaign")),
+                 h("div", {"class": "campaign-board"},
+                   self._player_panel(st, 0), self._centre(st), self._player_panel(st, 1)),
+                 h("p", {"class": "msg-error refusal", "role": "alert", "data-testid": "refusal"},
+                   with_rule_refs(self.notice, "campaign")) if self.notice else None,
+                 h("div", {"class": ["campaign-play", hands is not None and "with-hands"]},
+                   self._spectator_note(st) if st.public and st.phase != "over" else self._action_area(st),
+                   hands),
+                 self._log(st),
+                 self._rules_in_play())
+
+    def _player_panel(self, st, p: int):
+        count = st.card_count(p)
+        stake = st.stakes[p]
+        dummy = st.dummy and p == 1
+        last = stake is not None and st.counts[p] == 0
+        if stake is not None:
+            shown = card_view(stake, "stake", label=f"{st.name(p)}'s stake: {stake.name}")
+        else:
+            shown = h("div", {"class": "card stake empty", "aria-hidden": "true"})
+        return h("section", {"class": ["panel campaign-player", SIDE_CLASS[p]], "aria-label": st.name(p),
+                             "data-testid": f"player-{p}"},
+                 h("div", {"class": "stake-slot", "data-testid": f"stake-{p}"}, shown,
+                   h("div", {"class": "player-facts"},
+                     h("h2", {"class": "side-title"}, st.name(p),
+                       h("span", {"class": "badge"}, "dummy") if dummy else None),
+                     h("p", {"class": "card-count", "data-testid": f"count-{p}"},
+                       f"{count} card{'s' if count != 1 else ''}"),
+                     h("span", {"class": "muted small"}, "stake (CMP-2)" if stake is not None else "no stake out"),
+                     h("span", {"class": "badge note"}, "last card") if last else None)))
+
+    def _centre(self, st):
+        pool = [h("li", {"data-key": str(c)}, card_view(c, label=f"Pool: {c.name}")) for c in st.pool]
+        deck = len(st.deck) if not st.public else None
+        meta = [f"Battle {st.battle}", f"{st.fought} fought"]
+        if deck is not None:
+            meta.append(f"deck {deck}")
+        return h("section", {"class": "campaign-centre", "aria-label": "The pool"},
+                 h("ul", {"class": "pool", "data-testid": "pool"}, pool),
+                 h("p", {"class": "muted small pool-meta", "data-testid": "battles"},
+                   h("strong", {}, "Pool"), " (", rule_ref("CMP-4", "campaign"), ") · ", " · ".join(meta)))
+
+    def _spectator_note(self, st):
+        return h("section", {"class": "panel result", "data-testid": "spectator"},
+                 h("h2", {}, "Spectator view"),
+                 h("p", {}, "Public information only: the pool, the stakes, card counts and the log. The hands "
+                            "stay on the players' tablet."))
+
+    # ---------------- what the table does now
+    def _action_area(self, st):
+        if st.phase == "battle":
+            return self._record(st)
+        if st.phase == "spoils":
+            return self._spoils(st)
+        if st.phase == "exhaustion":
+            return self._exhaustion(st)
+        if st.phase == "exhausted":
+            return h("section", {"class": "panel campaign-action", "data-testid": "exhausted"},
+                     self._dice(st.rolls[-1]) if st.rolls else None,
+                     h("h2", {}, "Both sides are exhausted"),
+                     h("p", {}, "Each side makes its best five-card poker hand from all its own cards; a side with "
+                                "fewer than five draws up to five (", rule_ref("CMP-7", "campaign"), ")",
+                       [", and the dummy draws one card more (", rule_ref("CMP-9", "campaign"), ")"]
+                       if st.dummy else "", "."),
+                     button("To the negotiating table", "campaign:negotiate", cls="btn primary big"))
+        return self._over(st)
+
+    def _dice(self, roll):
+        lower = roll.lower
+        dice = []
+        marked = False
+        for value in roll.dice:
+            kept = value == lower and not marked
+            marked = marked or kept
+            dice.append(h("span", {"class": ["die", kept and "kept"], "role": "img",
+                                   "aria-label": f"die showing {value}{' (kept: the lower)' if kept else ''}"},
+                          str(value)))
+        verdict = "exhausted" if roll.exhausted else "the war goes on"
+        return h("div", {"class": "dice-row", "data-testid": "dice"},
+                 dice,
+                 h("span", {"class": "dice-sum"},
+                   f"lower {lower} + {roll.battles} battles = {roll.total} "
+                   f"{'≥' if roll.exhausted else '<'} 9: {verdict}"))
+
+    def _record(self, st):
+        """CMP-3/CMP-5: who won the battle on the tabletop, and the winner's troop points left."""
+        last_roll = st.rolls[-1] if st.rolls and st.rolls[-1].battles == st.fought else None
+        choices = [(str(p), f"{st.name(p)} won") for p in (0, 1)] + [("draw", "Drawn battle")]
+        picks = h("div", {"class": "winner-picks", "role": "radiogroup", "aria-label": "Who won"},
+                  [button(label, "campaign:winner", value,
+                          cls=["btn big pick", value != "draw" and SIDE_CLASS[int(value)], self.pick == value and "on"],
+                          role="radio", aria_checked="true" if self.pick == value else "false")
+                   for value, label in choices])
+        detail = None
+        if self.pick in ("0", "1"):
+            winner = st.name(int(self.pick))
+            troops = self._troops()
+            if troops is None:
+                verdict = h("span", {"class": "badge"}, "enter the troop points")
+            elif cmp.is_decisive(troops):
+                verdict = h("span", {"class": "badge variant", "data-testid": "decisive"},
+                            "Decisive victory (8 or more)")
+            else:
+                verdict = h("span", {"class": "badge note", "data-testid": "decisive"},
+                            "Victory, not decisive (under 8)")
+            detail = h("div", {"class": "troops-row"},
+                       h("div", {"class": "troops-label"},
+                         h("label", {"for": "campaign-troops"}, f"Troop points {winner} has left in play"),
+                         " (", rule_ref("CMP-3", "campaign"), ")"),
+                       h("div", {"class": "stepper"},
+                         button("−", "campaign:troops-step", "-1", cls="btn big step",
+                                aria_label="One troop point less"),
+                         h("input", {"type": "number", "inputmode": "numeric", "min": "0", "max": "999", "step": "1",
+                                     "id": "campaign-troops", "data-field": f"campaign:troops:{st.battle}",
+                                     "value": self.troops_text, "placeholder": "0",
+                                     "aria-invalid": "true" if self.troops_text and troops is None else None}),
+                         button("+", "campaign:troops-step", "1", cls="btn big step",
+                                aria_label="One troop point more")),
+                       verdict,
+                       button(f"Record: {winner} wins", "campaign:record", cls="btn primary big"))
+        elif self.pick == "draw":
+            detail = h("div", {"class": "troops-row"},
+                       h("p", {"class": "muted"}, "A drawn battle moves no card; both stakes go home (",
+                         rule_ref("CMP-5", "campaign"), "), and it counts as a battle fought (",
+                         rule_ref("HR-CMP-2", "campaign"), ")."),
+                       button("Record the drawn battle", "campaign:record", cls="btn primary big"))
+        return h("section", {"class": "panel campaign-action", "data-testid": "record"},
+                 self._last_battle(st),
+                 self._dice(last_roll) if last_roll else None,
+                 h("h2", {}, f"Who won battle {st.battle}?"),
+                 picks, detail)
+
+    def _last_battle(self, st):
+        """What the last battle moved (the dummy's choice included), so nobody has to scroll."""
+        entries = [e for e in st.log if e.battle == st.fought and e.battle > 0 and e.rule in ("CMP-3", "CMP-4", "CMP-5")]
+        if not entries:
+            return None
+        return h("ul", {"class": "last-battle muted small", "aria-label": f"Battle {st.fought}",
+                        "data-testid": "last-battle"},
+                 [h("li", {}, with_rule_refs(e.text, "campaign")) for e in entries])
+
+    def _spoils(self, st):
+        """CMP-4: exactly the choices the winner has, as taps on cards."""
+        choices = cmp.spoils_choices(st)
+        winner, loser = st.name(choices["winner"]), st.name(1 - choices["winner"])
+        stake = choices["stake"]
+        if choices["both"]:
+            text = [f"{winner} won decisively ({choices['troops']} troop points): takes {loser}'s stake ",
+                    h("strong", {}, "and"), " one pool card (", rule_ref("CMP-4", "campaign"),
+                    "). Tap the pool card to take."]
+            stake_tile = h("div", {"class": "take-stake"}, card_view(stake, "taken",
+                                                                      label=f"{loser}'s stake {stake.name}, taken"),
+                           h("span", {"class": "small"}, f"✓ {loser}'s stake: taken"))
+        else:
+            text = [f"{winner} won ({choices['troops']} troop points, not decisive): takes {loser}'s stake ",
+                    h("strong", {}, "or"), " one pool card (", rule_ref("CMP-4", "campaign"), "). Tap the card to take."]
+            stake_tile = h("div", {"class": "take-stake"},
+                           card_button(stake, "campaign:take", "stake", "playable",
+                                       label=f"Take {loser}'s stake, the {stake.name}"),
+                           h("span", {"class": "small"}, f"{loser}'s stake"))
+        pool = [card_button(c, "campaign:take", str(c), "playable", label=f"Take the {c.name} from the pool")
+                for c in choices["pool"]]
+        return h("section", {"class": ["panel campaign-action spoils", SIDE_CLASS[choices["winner"]]],
+                             "data-testid": "spoils"},
+                 h("h2", {}, f"Battle {st.battle}: {winner}'s spoils"),
+                 h("p", {}, text),
+                 h("div", {"class": "spoils-cards"}, stake_tile,
+                   h("div", {"class": "take-pool"}, h("div", {"class": "hand-cards"}, pool),
+                     h("span", {"class": "small"}, "Pool"))))
+
+    def _exhaustion(self, st):
+        """CMP-6: the exact chance first, then the roll with visible dice."""
+        chance = cmp.exhaustion_odds_text(st.fought)
+        return h("section", {"class": "panel campaign-action", "data-testid": "exhaustion"},
+                 h("h2", {}, "Exhaustion roll (", rule_ref("CMP-6", "campaign"), ")"),
+                 h("p", {"class": "odds-line", "data-testid": "exhaustion-odds"}, chance[0].upper() + chance[1:]),
+                 h("p", {"class": "muted small"}, "Roll 2d6, keep the lower die, add the battles fought: 9 or more "
+                                                  "and both sides go to the negotiating table."),
+                 button("Roll 2d6", "campaign:roll", cls="btn primary big"))
+
+    def _over(self, st):
+        rows = h("div", {"class": "row"},
+                 button("New campaign, same players", "campaign:rematch", cls="btn primary"),
+                 button("Set up a new campaign", "session:new", cls="btn"))
+        if st.treaty is None:
+            return h("section", {"class": "panel result over", "role": "status", "data-testid": "result"},
+                     h("h2", {}, "The campaign is over"),
+                     h("p", {"data-testid": "end-message"}, with_rule_refs(st.result, "campaign")), rows)
+        treaty = st.treaty
+        sides = []
+        for p in (0, 1):
+            hand = treaty.hands[p]
+            used = set(hand.cards)
+            drawn = set(treaty.drawn[p])
+            tiles = [h("li", {"data-key": str(c)},
+                       card_view(c, "used" if c in used else "unused mini", "drawn" if c in drawn else "",
+                                 label=f"{c.name}{', in the hand' if c in used else ''}"
+                                       f"{', drawn at the table' if c in drawn else ''}"))
+                     for c in self._treaty_order(treaty.cards[p], hand)]
+            sides.append(h("section", {"class": ["panel treaty-side", SIDE_CLASS[p],
+                                                 treaty.winner == p and "winner"],
+                                       "data-testid": f"treaty-{p}", "aria-label": f"{st.name(p)} at the table"},
+                           h("h3", {}, st.name(p), h("span", {"class": "badge variant"}, "wins") if treaty.winner == p
+                             else None),
+                           h("p", {"class": "hand-name", "data-testid": f"hand-name-{p}"},
+                             str(hand)[0].upper() + str(hand)[1:]),
+                           h("ul", {"class": "treaty-cards"}, tiles),
+                           h("p", {"class": "muted small"},
+                             f"Drew {len(treaty.drawn[p])} at the table" if treaty.drawn[p] else "No draw needed",
+                             " · highlighted: the five cards of the hand")))
+        return h("section", {"class": "panel result over treaty", "role": "status", "data-testid": "result"},
+                 h("h2", {"data-testid": "end-message"}, st.result),
+                 h("div", {"class": "treaty-grid"}, sides),
+                 h("p", {"class": "explanation", "data-testid": "explanation"},
+                   with_rule_refs(treaty.explanation, "campaign")),
+                 rows)
+
+    @staticmethod
+    def _treaty_order(cards: tuple[Card, ...], hand) -> list[Card]:
+        """The hand's five cards first (in hand order), then the rest."""
+        used = list(hand.cards)
+        return used + [c for c in cards if c not in used]
+
+    # ---------------- hidden hands
+    def _hands(self, st):
+        tiles = []
+        shown = None
+        for p in (0, 1):
+            if st.dummy and p == 1:
+                tiles.append(h("section", {"class": ["panel dummy-hand", SIDE_CLASS[1]], "data-testid": "dummy-hand"},
+                               h("p", {"class": "curtain-text"}, f"{st.name(1)}: {st.counts[1]} hidden "
+                                                                 f"card{'s' if st.counts[1] != 1 else ''}"),
+                               h("div", {"class": "backs"}, [card_back("mini") for _ in range(min(st.counts[1], 12))]),
+                               h("p", {"class": "muted small"}, "They stay hidden until the negotiating table (",
+                                 rule_ref("CMP-9", "campaign"), ").")))
+            elif self.revealed == p:
+                shown = p
+                tiles.append(self._private(st, p))
+            elif self.revealed is None:
+                tiles.append(curtain(st.name(p), "", "campaign:reveal", p, cls=SIDE_CLASS[p],
+                                     note=f"Only {st.name(p)} looks at the hand. It hides again on a tap."))
+        self.guard.drawn(None if shown is not None else ("curtains", self.revealed))
+        return h("div", {"class": ["campaign-hands", shown is not None and "one"], "aria-label": "Hands"}, tiles)
+
+    def _chances(self, st, p: int):
+        """The treaty odds of one player's view, remembered for the state's cards (they are
+        computed once per change, not on every redraw)."""
+        key = (p, st.cards_of(p), cmp.visible_cards(st, p))
+        if key not in self._odds:
+            self._odds = {key: cmp.treaty_chances(st, p)}
+        return self._odds[key]
+
+    def _private(self, st, p: int):
+        own = st.cards_of(p)
+        best = best_hand(own) if len(own) >= 5 else None
+        used = set(best.cards) if best is not None else set()
+        stake = st.stakes[p]
+        tiles = [h("li", {"data-key": str(c)},
+                      card_view(c, "own", "used" if c in used else "", "staked" if c == stake else "",
+                                label=f"{c.name}{' (your stake, face up)' if c == stake else ''}"))
+                 for c in own]
+        chances = self._chances(st, p)
+        draws = max(0, 5 - len(own))
+        if best is not None:
+            odds_head = ["If the table came now: ", h("strong", {}, str(best)),
+                         " (", rule_ref("CMP-7", "campaign"), ", ", rule_ref("CMP-8", "campaign"), ")."]
+        else:
+            odds_head = [f"If the table came now: draw {draws} to make five (", rule_ref("CMP-7", "campaign"),
+                         "). Exact chances over every draw from the cards you have not seen:"]
+        rows = [h("li", {"data-key": name, "data-category": name},
+                  h("span", {"class": "odds-name"}, name),
+                  h("span", {"class": "odds-value"}, percent(chance)),
+                  # A progress bar: the page's CSP allows no inline style attribute.
+                  h("progress", {"class": "odds-bar", "max": "1000", "value": str(round(float(chance) * 1000)),
+                                 "aria-hidden": "true"}))
+                for name, chance in chances.items()] if best is None else []
+        return h("section", {"class": ["panel private campaign-private", SIDE_CLASS[p]], "data-testid": "hand",
+                             "aria-label": f"{st.name(p)}'s hand"},
+                 h("div", {"class": "spread"},
+                   h("h3", {}, f"{st.name(p)}'s cards — {len(own)}"),
+                   button("Hide hand", "campaign:hide", cls="btn big")),
+                 h("ul", {"class": "hand-cards", "data-testid": "hand-cards"}, tiles),
+                 h("p", {"class": "muted small"}, "The stake is face up on the table; highlighted cards make your "
+                                                  "best hand now.") if best is not None else None,
+                 h("div", {"class": "treaty-odds", "data-testid": "treaty-odds"},
+                   h("p", {}, odds_head),
+                   h("ul", {"class": "odds-list"}, rows) if rows else None))
+
+    # ---------------- log and rules
+    def _log(self, st):
+        items = []
+        for index, entry in reversed(list(enumerate(st.log))):
+            items.append(h("li", {"data-key": f"l{index}"},
+                           h("span", {"class": "log-rule"}, rule_ref(entry.rule, "campaign")), " ",
+                           with_rule_refs(entry.text, "campaign")))
+        return h("section", {"class": "panel log", "aria-label": "Campaign log", "data-testid": "log"},
+                 h("h2", {}, "Campaign log"),
+                 h("p", {"class": "muted small"}, "Newest first: every card that moved, and why."),
+                 h("ol", {"class": "log-list", "reversed": True}, items))
+
+    def _rules_in_play(self):
+        return h("details", {"class": "panel rules-in-play"},
+                 h("summary", {}, "Rules in play"),
+                 h("ul", {},
+                   [h("li", {}, rule_ref(rid, "campaign"), " ", h("span", {"class": "badge house"}, "House rule"),
+                      " ", text) for rid, text in cmp.HOUSE_RULES.items()],
+                   h("li", {}, h("span", {"class": "badge ruling"}, "Rulings"), " Where the source is silent, the "
+                     "app follows these rulings: ", [[rule_ref(rid, "campaign"), " "] for rid in cmp.RULINGS])))
+
+    # ------------------------------------------------------------ events
+    def _troops(self) -> int | None:
+        text = self.troops_text.strip()
+        if text.isdigit() and int(text) <= cmp.MAX_TROOPS:
+            return int(text)
+        return None
+
+    def handle(self, action: str, arg, el, event) -> None:
+        if self.session.handle(action, arg, el):
+            return
+        st = self.session.state
+        name = action.split(":", 1)[1] if ":" in action else action
+        if name == "start":
+            self._start()
+            return
+        if name == "rematch" and self.session.game is not None:
+            self.names = list(self.session.game.setup["players"])
+            self.mode = "solo" if self.session.game.setup.get("dummy") else "two"
+            self._save_draft()
+            self.session.close()
+            return
+        if st is None:
+            return
+        if name == "reveal" and arg is not None:
+            if self.guard.may_open(event) and self.revealed is None:
+                self.revealed = int(arg)
+                self.notice = None
+        elif name == "hide":
+            self.revealed = None
+        elif name == "winner" and arg in ("0", "1", "draw"):
+            self.pick = arg
+            self.notice = None
+        elif name == "troops-step" and arg:
+            value = (self._troops() or 0) + int(arg)
+            self.troops_text = str(min(cmp.MAX_TROOPS, max(0, value)))
+        elif name == "record" and self.pick is not None:
+            if self.pick == "draw":
+                action_ = {"type": "battle", "winner": None}
+            else:
+                text = self.troops_text.strip()
+                troops = int(text) if text.isdigit() else (text or None)
+                action_ = {"type": "battle", "winner": int(self.pick), "troops": troops}
+            self._act(action_)
+        elif name == "take" and arg:
+            choices = cmp.spoils_choices(st)
+            if not choices:
+                return
+            if arg == "stake":
+                action_ = {"type": "take", "stake": True, "pool": None}
+            elif choices["both"]:
+                action_ = {"type": "take", "stake": True, "pool": arg}
+            else:
+                action_ = {"type": "take", "stake": False, "pool": arg}
+            self._act(action_)
+        elif name == "roll":
+            self._act({"type": "roll"})
+        elif name == "negotiate":
+            self._act({"type": "negotiate"})
+
+    def _act(self, action: dict) -> None:
+        """Take an action; a refusal (with its rule id) stays on the table."""
+        self.notice = self.session.try_act(action)
+
+    def _start(self) -> None:
+        seed = self._seed()
+        if seed is False:
+            self.setup_error = "The seed must be a whole number from 0 to 4294967295, or empty for a random deal."
+            return
+        setup = {"players": list(self.names), "dummy": self.mode == "solo"}
+        try:
+            game = new_game("campaign", setup, {}, seed if seed is not None else random.SystemRandom().randint(
+                0, 2**32 - 1))
+        except ValueError as err:
+            self.setup_error = str(err)
+            return
+        self.setup_error = None
+        self.session.start(game, game_name(game))
+
+    def field(self, name: str, value: str, live: bool) -> bool:
+        """A form control changed; returns whether the screen needs redrawing."""
+        if self.session.field(name, value):
+            return False
+        if name == "seed":
+            self.seed_text = value
+            self.setup_error = None
+            return not live
+        if name == "campaign:mode":
+            if value in ("two", "solo"):
+                self.mode = value
+                self._save_draft()
+            return True
+        if name in ("campaign:name0", "campaign:name1"):
+            self.names[int(name[-1])] = value[:40]
+            self.setup_error = None
+            self._save_draft()
+            return not live
+        if name.startswith("campaign:troops:"):
+            st = self.session.state
+            # A late change from the field of a battle already recorded is ignored.
+            if st is not None and st.phase == "battle" and name == f"campaign:troops:{st.battle}":
+                self.troops_text = value.strip()[:4]
+                return True
+            return False
+        return False

@@ -40,6 +40,26 @@ Checks
         shows no "something went wrong" box (``[data-testid=app-error]``,
         ``.error-box``) and no "That did not work" bug toast.
 
+Accessibility beyond axe (issue 14)
+    ``assert_focus(page, locator)``
+        ``document.activeElement`` is the element (waits up to 2 s).
+    ``assert_focus_visible(page, locator, path=None)``
+        Focused by keyboard, its computed outline/box-shadow and a screenshot of it
+        and its surroundings differ from the unfocused state (returns changed pixels).
+    ``assert_escape_closes_drawer(page, toggle, drawer)``
+        Enter opens the drawer (aria-expanded, aria-controls = its id, a named region
+        or dialog); Escape closes it and the focus is back on the toggle.
+    ``assert_curtain_announced(page, curtain, text)``
+        The curtain's button has the focus and its description (or the curtain's
+        live/dialog role) says ``text``.
+    ``contrasts(locator)`` / ``assert_contrast(locator, what, graphic=False)``
+        WCAG contrast of real computed colours: the element's colour over the
+        background its ancestors really paint (alpha, gradient stops — the worst
+        counts — and opacity); 4.5:1 for text, 3:1 for large text and graphics.
+    ``KeyboardOnly(page)``
+        ``.activate(locator, key)`` Tabs to a control and presses Enter or Space,
+        counting presses (``.presses``, ``.steps``).
+
 The battery
     ``every_field_then_every_button(page, root_selector, reset=None, ...)``
         For the visible text/number fields and buttons inside ``root_selector``: every

@@ -265,7 +265,10 @@ class App:
 
         def job():
             view = self.views.get(self.route)
-            if view is not None and view.field(field, value, live, row):
+            # ``row`` only for the views whose fields carry data-row (the conflict setup)
+            changed = (view.field(field, value, live, row) if row is not None else view.field(field, value, live)) \
+                if view is not None else False
+            if changed:
                 self.render()
 
         return job

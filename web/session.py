@@ -245,7 +245,9 @@ class Session:
     def _drawer_toggle(self, label: str, name: str, disabled: bool = False):
         return button(label, "session:drawer", name, cls=["btn small", self.drawer == name and "on"],
                       aria_expanded="true" if self.drawer == name else "false",
-                      aria_controls=self._drawer_id(name), data_focus=f"drawer-{name}", disabled=disabled)
+                      # aria-controls names the drawer while it exists (an id must resolve)
+                      aria_controls=self._drawer_id(name) if self.drawer == name else None,
+                      data_focus=f"drawer-{name}", disabled=disabled)
 
     def escape(self) -> bool:
         """Escape: close the open drawer, focus back on its toggle. Whether it did."""

@@ -365,6 +365,7 @@ def assert_escape_closes_drawer(page, toggle, drawer) -> None:
     page.keyboard.press("Escape")
     drawer.wait_for(state="detached", timeout=3000)
     assert toggle.get_attribute("aria-expanded") == "false"
+    assert toggle.get_attribute("aria-controls") in (None, controls)
     assert_focus(page, toggle, message="after Escape closed the drawer:")
 
 

@@ -29,7 +29,7 @@ def setup_example(page, base_url, seed: str = "7") -> None:
     typing the seed is not a Tab, Enter or Space key)."""
     open_app(page, base_url + "#/conflict")
     page.get_by_role("button", name="Load the Purple Dragon League example").click()
-    page.locator("[data-field=seed]").fill(seed)
+    page.locator("#app-conflict [data-field=seed]").fill(seed)
 
 
 def curtain_ready(page) -> None:

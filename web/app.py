@@ -42,6 +42,7 @@ class App:
         self.serial = Serial()  # events are handled one at a time, never inside a render
         self._rendering = False
         self._render_again = False
+        self._focus_request: tuple[str, ...] = ()  # data-focus names to focus after this render
         self.failure: str | None = None  # details of the last unexpected error (for "Copy details")
 
     def _storage(self):
@@ -66,6 +67,7 @@ class App:
             self._render_again = True
             return
         self._rendering = True
+        before = self._focus_memo()
         try:
             self._render_again = True
             rounds = 0
@@ -79,6 +81,57 @@ class App:
         view = self.views.get(self.route)
         if view is not None and hasattr(view, "after_render"):
             view.after_render()
+        try:
+            self._settle_focus(before)
+        except Exception:  # focus is a courtesy: it never breaks a tap
+            traceback.print_exc()
+
+    # ------------------------------------------------------------ focus (issue 14, WCAG 2.4.3)
+    # A view names where the focus goes after an action with ``focus_to("curtain", …)``:
+    # the first element of the current route marked ``data-focus="<name>"`` gets it after
+    # the patch. Without a request, a control the patch replaced (a refused card, a
+    # drawer's toggle) gets the focus back by its identity. A field being typed into
+    # keeps the focus: nothing is ever taken from it.
+    def focus_to(self, *names: str) -> None:
+        """After this event's render, focus the first ``[data-focus=name]`` that exists."""
+        self._focus_request = tuple(n for n in names if n)
+
+    def _route_el(self):
+        root = self.roots.get(self.route)
+        return root.el if root is not None else None
+
+    def _focus_memo(self):
+        """What has the focus before a render: the element and a selector that finds its
+        successor (its ``data-focus`` name, id, or action and argument)."""
+        active = platform.py(document.activeElement)
+        if active is None or active == document.body:
+            return None
+        for attr in ("data-focus", "id", "data-action"):
+            if active.hasAttribute(attr):
+                selector = f"[{attr}={_css_string(str(active.getAttribute(attr)))}]"
+                if attr == "data-action" and active.hasAttribute("data-arg"):
+                    selector += f"[data-arg={_css_string(str(active.getAttribute('data-arg')))}]"
+                return active, selector
+        return active, None
+
+    def _settle_focus(self, before) -> None:
+        request, self._focus_request = self._focus_request, ()
+        route_el = self._route_el()
+        if route_el is None:
+            return
+        active = platform.py(document.activeElement)
+        lost = active is None or active == document.body or not active.isConnected
+        if not lost and str(active.tagName).lower() in ("input", "textarea", "select"):
+            return  # never steal the focus from a field
+        for name in request:
+            el = platform.py(route_el.querySelector(f"[data-focus={_css_string(name)}]"))
+            if el is not None:
+                _focus(el)
+                return
+        if lost and before is not None and before[1] is not None:
+            el = platform.py(route_el.querySelector(before[1]))
+            if el is not None:
+                _focus(el)
 
     def _render_route(self) -> None:
         view = self.views.get(self.route)
@@ -212,13 +265,26 @@ class App:
 
         def job():
             view = self.views.get(self.route)
+            # ``row``: the stable id of the field's row (data-row), or None
             if view is not None and view.field(field, value, live, row):
                 self.render()
 
         return job
 
     def on_key(self, event):
-        """Ctrl/⌘+Z undoes, Ctrl/⌘+Shift+Z or Ctrl+Y redoes (not while typing in a field)."""
+        """Escape closes what is open (a drawer, a question); Ctrl/⌘+Z undoes,
+        Ctrl/⌘+Shift+Z or Ctrl+Y redoes (not while typing in a field)."""
+        if str(event.key) == "Escape" and not (event.ctrlKey or event.metaKey or event.altKey):
+            view = self.views.get(self.route)
+            escape = getattr(view, "escape", None) or getattr(getattr(view, "session", None), "escape", None)
+            if escape is None:
+                return None
+
+            def job():
+                if escape():
+                    self.render()
+
+            return job
         if not (event.ctrlKey or event.metaKey) or event.altKey:
             return None
         target = platform.py(event.target)
@@ -348,6 +414,22 @@ class App:
             if hasattr(view, "boot"):
                 view.boot()
         self._go(platform.location_hash())  # renders the current route; the others render when visited
+
+
+def _css_string(text: str) -> str:
+    """``text`` as a quoted CSS string (for attribute selectors)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\a ") + '"'
+
+
+def _focus(el) -> None:
+    """Focus ``el``; scroll only when it is not on screen already."""
+    from pyodide.ffi import to_js  # type: ignore[import-not-found]
+    from js import Object  # type: ignore[import-not-found]
+
+    el.focus(to_js({"preventScroll": True}, dict_converter=Object.fromEntries))
+    rect = el.getBoundingClientRect()
+    if rect.top < 0 or rect.bottom > window.innerHeight:
+        el.scrollIntoView(to_js({"block": "nearest"}, dict_converter=Object.fromEntries))
 
 
 def main() -> None:

@@ -232,12 +232,42 @@ class Session:
                         aria_keyshortcuts="Control+Z"),
                  button("↷ Redo", "session:redo", cls="btn small", disabled=not (g and g.can_redo),
                         aria_keyshortcuts="Control+Shift+Z Control+Y"),
-                 button("History", "session:drawer", "history", cls=["btn small", self.drawer == "history" and "on"],
-                        aria_expanded="true" if self.drawer == "history" else "false", disabled=g is None),
-                 button("Saves", "session:drawer", "saves", cls=["btn small", self.drawer == "saves" and "on"],
-                        aria_expanded="true" if self.drawer == "saves" else "false"),
-                 button("Share", "session:drawer", "share", cls=["btn small", self.drawer == "share" and "on"],
-                        aria_expanded="true" if self.drawer == "share" else "false", disabled=g is None))
+                 self._drawer_toggle("History", "history", disabled=g is None),
+                 self._drawer_toggle("Saves", "saves"),
+                 self._drawer_toggle("Share", "share", disabled=g is None))
+
+    # Drawers are disclosures (issue 14): a toggle with aria-expanded and aria-controls,
+    # a named region that takes the focus when it opens; Close and Escape give the
+    # focus back to the toggle.
+    def _drawer_id(self, name: str) -> str:
+        return f"{self.kind}-drawer-{name}"
+
+    def _drawer_toggle(self, label: str, name: str, disabled: bool = False):
+        return button(label, "session:drawer", name, cls=["btn small", self.drawer == name and "on"],
+                      aria_expanded="true" if self.drawer == name else "false",
+                      # aria-controls names the drawer while it exists (an id must resolve)
+                      aria_controls=self._drawer_id(name) if self.drawer == name else None,
+                      data_focus=f"drawer-{name}", disabled=disabled)
+
+    def escape(self) -> bool:
+        """Escape: close the open drawer, focus back on its toggle. Whether it did."""
+        if self._codes is not None and self._codes.full_screen is not None:
+            self._codes.full_screen = None  # a full-screen QR code first
+            return True
+        if self.drawer is None:
+            return False
+        self._toggle_drawer("")
+        return True
+
+    def _toggle_drawer(self, name: str | None) -> None:
+        previous = self.drawer
+        self.drawer = None if not name or self.drawer == name else name
+        self.renaming, self.copied = None, None
+        if self._codes is not None:
+            self._codes.full_screen = None
+        focus_to = getattr(self.app, "focus_to", None)
+        if focus_to is not None:
+            focus_to("drawer" if self.drawer else f"drawer-{previous}")
 
     def banner(self):
         if not self.stale:
@@ -261,17 +291,22 @@ class Session:
                  button("Back to the latest", "session:goto", len(g.actions), cls="btn small"))
 
     def drawer_view(self):
+        node = None
         if self.drawer == "history":
-            return self._history_view()
-        if self.drawer == "saves":
-            return self._saves_view()
-        if self.drawer == "share" and self.game is not None:
-            return self._share_view()
-        return None
+            node = self._history_view()
+        elif self.drawer == "saves":
+            node = self._saves_view()
+        elif self.drawer == "share" and self.game is not None:
+            node = self._share_view()
+        if node is not None:  # a named region the toggle controls (see _drawer_toggle)
+            node.attrs.update({"id": self._drawer_id(self.drawer), "role": "region", "tabindex": "-1",
+                               "data-focus": "drawer", "data-key": f"drawer-{self.drawer}"})
+            node.attrs.setdefault("aria-label", self.drawer.capitalize())
+        return node
 
     def _history_view(self):
         if self.game is None:
-            return h("div", {"class": "panel drawer"}, h("p", {}, "No game is open."))
+            return h("div", {"class": "panel drawer", "aria-label": "History"}, h("p", {}, "No game is open."))
         labels = games.history(self.game)
         items = [h("li", {"data-key": "h0"},
                    button("Start of the game", "session:goto", 0,
@@ -391,10 +426,7 @@ class Session:
         elif name == "goto":
             self.goto(int(arg or 0))
         elif name == "drawer":
-            self.drawer = None if not arg or self.drawer == arg else arg
-            self.renaming, self.copied = None, None
-            if self._codes is not None:
-                self._codes.full_screen = None
+            self._toggle_drawer(arg)
         elif name == "open" and arg:
             self.open(arg)
         elif name == "new":

@@ -40,6 +40,26 @@ Checks
         shows no "something went wrong" box (``[data-testid=app-error]``,
         ``.error-box``) and no "That did not work" bug toast.
 
+Accessibility beyond axe (issue 14)
+    ``assert_focus(page, locator)``
+        ``document.activeElement`` is the element (waits up to 2 s).
+    ``assert_focus_visible(page, locator, path=None)``
+        Focused by keyboard, its computed outline/box-shadow and a screenshot of it
+        and its surroundings differ from the unfocused state (returns changed pixels).
+    ``assert_escape_closes_drawer(page, toggle, drawer)``
+        Enter opens the drawer (aria-expanded, aria-controls = its id, a named region
+        or dialog); Escape closes it and the focus is back on the toggle.
+    ``assert_curtain_announced(page, curtain, text)``
+        The curtain's button has the focus and its description (or the curtain's
+        live/dialog role) says ``text``.
+    ``contrasts(locator)`` / ``assert_contrast(locator, what, graphic=False)``
+        WCAG contrast of real computed colours: the element's colour over the
+        background its ancestors really paint (alpha, gradient stops — the worst
+        counts — and opacity); 4.5:1 for text, 3:1 for large text and graphics.
+    ``KeyboardOnly(page)``
+        ``.activate(locator, key)`` Tabs to a control and presses Enter or Space,
+        counting presses (``.presses``, ``.steps``).
+
 The battery
     ``every_field_then_every_button(page, root_selector, reset=None, ...)``
         For the visible text/number fields and buttons inside ``root_selector``: every
@@ -296,3 +316,240 @@ def every_field_then_every_button(page, root_selector: str, *, reset=None, text:
         pairs += 1
     assert_app_ok(page)
     return pairs
+
+
+# ---------------------------------------------------------------- accessibility (issue 14)
+# What axe cannot see: where the focus goes, whether it shows, Escape, curtains, and
+# the real contrast of symbols (axe skips symbol-only text such as ♥).
+
+_ACTIVE = """() => { const a = document.activeElement;
+    if (!a || a === document.body) return '<body>';
+    return `<${a.tagName.toLowerCase()} ${['data-action', 'data-arg', 'data-focus', 'id', 'class']
+        .filter(k => a.hasAttribute(k)).map(k => `${k}="${a.getAttribute(k)}"`).join(' ')}> `
+        + (a.innerText || a.getAttribute('aria-label') || '').replace(/\\s+/g, ' ').trim().slice(0, 60); }"""
+
+
+def focused(page) -> str:
+    """A short description of ``document.activeElement`` (for messages)."""
+    return page.evaluate(_ACTIVE)
+
+
+def has_focus(locator) -> bool:
+    """Whether the (first) element of ``locator`` is ``document.activeElement``."""
+    return locator.first.evaluate("el => el === document.activeElement")
+
+
+def assert_focus(page, locator, timeout_ms: int = 2000, message: str = "") -> None:
+    """``document.activeElement`` is the element ``locator`` matches (first match)."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        if locator.count() and has_focus(locator):
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{message} focus is on {focused(page)!r}, not on {locator}")
+        time.sleep(0.05)
+
+
+def assert_escape_closes_drawer(page, toggle, drawer) -> None:
+    """Open a drawer with its toggle (keyboard), check its wiring, press Escape: the
+    drawer is gone and the focus is back on the toggle (WCAG 2.1.1, 2.4.3)."""
+    toggle.focus()
+    page.keyboard.press("Enter")
+    drawer.wait_for(state="visible", timeout=3000)
+    assert toggle.get_attribute("aria-expanded") == "true", "an open drawer's toggle says aria-expanded=true"
+    controls = toggle.get_attribute("aria-controls")
+    assert controls, "a drawer's toggle names it with aria-controls"
+    assert drawer.get_attribute("id") == controls, f"aria-controls={controls!r} is not the drawer"
+    assert drawer.get_attribute("role") in ("dialog", "region"), "a drawer is a dialog or a region"
+    assert drawer.get_attribute("aria-labelledby") or drawer.get_attribute("aria-label"), "a drawer has a name"
+    page.keyboard.press("Escape")
+    drawer.wait_for(state="detached", timeout=3000)
+    assert toggle.get_attribute("aria-expanded") == "false"
+    assert toggle.get_attribute("aria-controls") in (None, controls)
+    assert_focus(page, toggle, message="after Escape closed the drawer:")
+
+
+_DESCRIPTION = """el => { const ids = (el.getAttribute('aria-describedby') || '').split(/\\s+/).filter(x => x);
+    return ids.map(id => { const t = document.getElementById(id); return t ? t.textContent : ''; }).join(' '); }"""
+
+
+def assert_curtain_announced(page, curtain, text) -> None:
+    """A pass-the-tablet curtain takes the focus (its button) and is announced: the
+    focused control's description (aria-describedby) or the curtain's live/dialog role
+    carries ``text`` (a regular expression), so a screen reader says whom to pass to."""
+    button = curtain.locator("button").first
+    assert_focus(page, button, message="a new curtain:")
+    described = button.evaluate(_DESCRIPTION)
+    live = curtain.evaluate("c => ['dialog', 'alertdialog', 'status', 'alert'].includes(c.getAttribute('role'))"
+                            " || !!c.getAttribute('aria-live')")
+    spoken = described + " " + (curtain.inner_text() if live else "")
+    assert re.search(text, spoken), f"the curtain does not announce {text!r}: {spoken!r}"
+
+
+_STYLE = """el => { const cs = getComputedStyle(el);
+    return [cs.outlineStyle, cs.outlineWidth, cs.outlineColor, cs.outlineOffset, cs.boxShadow].join(' | '); }"""
+
+
+def _png_pixels(data: bytes) -> tuple[int, int, list[bytes]]:
+    """Width, height and raw rows of an 8-bit RGB/RGBA, non-interlaced PNG (Playwright's)."""
+    import struct
+    import zlib
+
+    pos, idat, width, height, channels = 8, b"", 0, 0, 4
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and colour in (2, 6), "an 8-bit RGB(A) PNG"
+            channels = 3 if colour == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw, stride, rows, prev = zlib.decompress(idat), width * channels, [], bytearray(width * channels)
+    for y in range(height):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - channels] if i >= channels else 0
+            b, c = prev[i], prev[i - channels] if i >= channels else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return width, height, rows
+
+
+def pixels_changed(before: bytes, after: bytes) -> int:
+    """How many pixels differ between two PNG screenshots of the same size."""
+    w1, h1, a = _png_pixels(before)
+    w2, h2, b = _png_pixels(after)
+    assert (w1, h1) == (w2, h2), "screenshots of different sizes"
+    step = len(a[0]) // w1
+    return sum(1 for ra, rb in zip(a, b) for x in range(w1) if ra[x * step:x * step + 3] != rb[x * step:x * step + 3])
+
+
+def assert_focus_visible(page, locator, path: str | None = None, min_pixels: int = 150) -> int:
+    """Focused by keyboard, the element looks different from itself unfocused: its
+    computed outline/box-shadow differ, and a screenshot of it and its surroundings
+    changes in at least ``min_pixels`` pixels (WCAG 2.4.7). ``path``: also save the
+    focused screenshot there. Returns the pixels that changed."""
+    el = locator.first
+    el.scroll_into_view_if_needed()
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    page.mouse.move(0, 0)
+    box = el.bounding_box()
+    pad = 14
+    clip = {"x": max(0, box["x"] - pad), "y": max(0, box["y"] - pad),
+            "width": box["width"] + 2 * pad, "height": box["height"] + 2 * pad}
+    plain_style, plain = el.evaluate(_STYLE), page.screenshot(clip=clip, animations="disabled")
+    page.keyboard.press("Shift")  # a key press: the next focus counts as keyboard focus (:focus-visible)
+    el.focus()
+    assert el.evaluate("e => e.matches(':focus-visible')"), "the element did not get keyboard focus"
+    focus_style, ring = el.evaluate(_STYLE), page.screenshot(clip=clip, animations="disabled", path=path)
+    el.evaluate("e => e.blur()")
+    assert focus_style != plain_style, f"focus changes nothing in the computed style: {plain_style}"
+    changed = pixels_changed(plain, ring)
+    assert changed >= min_pixels, f"the focus ring changes only {changed} pixels around {locator}"
+    return changed
+
+
+# WCAG 2.1 relative luminance and contrast, on the colours the browser computed (a
+# light-dark() colour is resolved by then). The background is what is really behind
+# the text: ancestors' backgrounds composited from the page down (alpha included),
+# every stop of a gradient (the worst one counts), and opacity of the element and its
+# ancestors fading text and background into what lies beneath.
+CONTRAST_JS = r"""(el) => {
+    const parse = c => { const m = (c || '').match(/[\d.]+/g); if (!m) return [0, 0, 0, 0];
+        const v = m.map(Number); return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1]; };
+    const over = (top, under) => { const a = top[3];
+        return [0, 1, 2].map(i => top[i] * a + under[i] * (1 - a)).concat([1]); };
+    const mix = (c, under, o) => [0, 1, 2].map(i => c[i] * o + under[i] * (1 - o)).concat([1]);
+    const lum = c => { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+        return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+    const ratio = (a, b) => { const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x); return (hi + 0.05) / (lo + 0.05); };
+    const chain = []; for (let n = el; n && n.nodeType === 1; n = n.parentElement) chain.unshift(n);
+    const layers = chain.map(n => { const cs = getComputedStyle(n);
+        const stops = cs.backgroundImage.includes('gradient')
+            ? (cs.backgroundImage.match(/rgba?\([^)]*\)/g) || []).map(parse) : null;
+        return {bgs: stops && stops.length ? stops : [parse(cs.backgroundColor)], opacity: Number(cs.opacity)}; });
+    const cs = getComputedStyle(el);
+    const fg = parse(cs.color);
+    // Every combination of gradient stops (in practice one striped element).
+    let combos = [[]];
+    for (const layer of layers) combos = combos.flatMap(c => layer.bgs.map(b => c.concat([b])));
+    const paint = (bgs, text) => { const go = (i, under) => {
+            if (i === layers.length) return text ? over(text, under) : under;
+            const here = over(bgs[i], under);
+            return mix(go(i + 1, here), under, layers[i].opacity); };
+        return go(0, [255, 255, 255, 1]); };
+    let worst = Infinity, worstBg = null;
+    for (const bgs of combos) { const r = ratio(paint(bgs, fg), paint(bgs, null));
+        if (r < worst) { worst = r; worstBg = paint(bgs, null); } }
+    const size = parseFloat(cs.fontSize), bold = Number(cs.fontWeight) >= 700;
+    const large = size >= 24 || (bold && size >= 18.66);
+    const hex = c => '#' + c.slice(0, 3).map(v => Math.round(v).toString(16).padStart(2, '0')).join('');
+    return {ratio: Math.round(worst * 100) / 100, large, fg: hex(paint(combos[0], fg)), bg: hex(worstBg),
+            text: (el.innerText || el.textContent || '').trim().slice(0, 12)};
+}"""
+
+
+def contrasts(locator) -> list[dict]:
+    """Measured contrast of every element ``locator`` matches: ``ratio``, ``large``
+    (WCAG large text), the effective ``fg``/``bg`` colours and the ``text``."""
+    return locator.evaluate_all(f"els => els.filter(e => e.offsetParent !== null || e.getClientRects().length)"
+                                f".map({CONTRAST_JS})")
+
+
+def required_contrast(measure: dict, graphic: bool = False) -> float:
+    """WCAG AA: 4.5:1 for text, 3:1 for large text (1.4.3) and for graphics (1.4.11)."""
+    return 3.0 if graphic or measure["large"] else 4.5
+
+
+def assert_contrast(locator, what: str, graphic: bool = False) -> list[dict]:
+    """Every element of ``locator`` meets AA on its real background; returns the measures."""
+    found = contrasts(locator)
+    assert found, f"{what}: nothing matched {locator}"
+    low = [m for m in found if m["ratio"] < required_contrast(m, graphic)]
+    assert not low, f"{what}: below AA: " + "; ".join(
+        f"{m['text']!r} {m['fg']} on {m['bg']} = {m['ratio']}:1" for m in low[:8])
+    return found
+
+
+class KeyboardOnly:
+    """Drives a page with Tab, Enter and Space only, counting every key press."""
+
+    KEYS = ("Tab", "Enter", "Space")
+
+    def __init__(self, page, limit: int = 400):
+        self.page, self.limit, self.presses, self.steps = page, limit, 0, []
+
+    def press(self, key: str) -> None:
+        assert key in self.KEYS, f"{key} is not Tab, Enter or Space"
+        self.presses += 1
+        assert self.presses <= self.limit, f"more than {self.limit} key presses"
+        self.page.keyboard.press(key)
+
+    def tab_to(self, locator, max_tabs: int = 150) -> int:
+        """Tab until ``locator`` (its first match) has the focus; returns the Tabs."""
+        tabs = 0
+        while not has_focus(locator):
+            assert tabs < max_tabs, f"{max_tabs} Tabs never reached {locator} (focus on {focused(self.page)!r})"
+            self.press("Tab")
+            tabs += 1
+        return tabs
+
+    def activate(self, locator, key: str = "Enter", label: str = "") -> int:
+        """Tab to the control, press ``key``; returns the presses this took."""
+        before = self.presses
+        tabs = self.tab_to(locator)
+        self.press(key)
+        self.steps.append((label or str(locator), tabs))
+        return self.presses - before

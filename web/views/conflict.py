@@ -522,9 +522,12 @@ class ConflictView(ToolView):
 
     def _action_area(self, st):
         if st.phase == "conflict-over":
-            return h("section", {"class": "panel result over", "role": "status", "data-testid": "result"},
-                     h("h2", {}, "The conflict is over"),
-                     h("p", {"data-testid": "end-message"}, with_rule_refs(st.end_message, "conflict")),
+            return h("section", {"class": "panel result over", "role": "status", "data-testid": "result",
+                                 "tabindex": "-1", "data-focus": "result", "aria-labelledby": "conflict-result-title",
+                                 "aria-describedby": "conflict-end-message"},
+                     h("h2", {"id": "conflict-result-title"}, "The conflict is over"),
+                     h("p", {"data-testid": "end-message", "id": "conflict-end-message"},
+                       with_rule_refs(st.end_message, "conflict")),
                      h("p", {"class": "muted"}, f"{len(st.results)} rounds, {st.elapsed} of in-world time."),
                      h("div", {"class": "row"},
                        button("New conflict with these sides", "conflict:rematch", cls="btn primary"),
@@ -534,9 +537,11 @@ class ConflictView(ToolView):
             return h("section", {"class": "panel result", "data-testid": "result",
                                  "data-change-side": last.change_side, "data-change-suit":
                                  last.suit.letter if last.suit else None, "data-delta": last.delta,
-                                 "data-power-after": last.power_after},
-                     h("h2", {}, last.headline),
-                     h("p", {"class": "explanation", "data-testid": "explanation"}, last.explanation),
+                                 "data-power-after": last.power_after, "tabindex": "-1", "data-focus": "result",
+                                 "aria-labelledby": "conflict-result-title", "aria-describedby": "conflict-explanation"},
+                     h("h2", {"id": "conflict-result-title"}, last.headline),
+                     h("p", {"class": "explanation", "data-testid": "explanation", "id": "conflict-explanation"},
+                       last.explanation),
                      h("p", {"class": "muted small"}, "Why: ", rule_ref("OIC-15", "conflict"),
                        " who wins and what changes; ", rule_ref("OIC-16", "conflict"), " ",
                        h("span", {"class": "badge ruling"}, "Ruling"), " which organization's power moves."),
@@ -577,6 +582,7 @@ class ConflictView(ToolView):
         players = [p] if p is not None else list(range(len(side.players)))
         legal = {(pl, str(card)) for pl, card in oic.legal_plays(st)} if purpose == "play" else set()
         hands = []
+        focus_named = False  # the first playable card (or, discarding, the first card) is "hand"
         for pl in players:
             hand = sorted(st.hands[s][pl], key=table_order)
             sizes = oic.player_max_sizes(st, s, pl)
@@ -595,18 +601,23 @@ class ConflictView(ToolView):
                                                  "selected" if chosen else "", "" if usable else "unusable",
                                                  pressed=chosen,
                                                  label=f"{card.name}{'' if usable else ' (unusable)'}"))
+                        ok = True
                     else:
                         ok = (pl, str(card)) in legal
                         tiles.append(card_button(card, "conflict:play", f"{pl}.{card}",
                                                  "playable" if ok else "blocked",
                                                  label=f"{'Play' if ok else 'Cannot play'} {card.name}"))
+                    if ok and not focus_named:
+                        tiles[-1].attrs["data-focus"] = "hand"
+                        focus_named = True
                 groups.append(h("div", {"class": "suit-row", "data-key": f"{pl}{suit.letter}"},
                                 h("div", {"class": "suit-head"}, suit_mark(suit),
                                   h("span", {}, f"max {size}" if size >= 1 else "faces only"),
                                   h("span", {"class": "muted small"}, oic.max_size_reason(st, s, pl, suit))),
                                 h("div", {"class": "hand-cards"}, tiles)))
             title = side.players[pl].name if len(side.players) > 1 else side.name
-            hands.append(h("div", {"class": "hand", "data-key": f"hand{pl}", "aria-label": f"Hand of {title}"},
+            hands.append(h("div", {"class": "hand", "data-key": f"hand{pl}", "role": "group",
+                               "aria-label": f"Hand of {title}"},
                            h("h3", {}, f"{title} — {len(hand)} cards"), h("div", {"class": "suit-grid"}, groups)))
         if purpose == "discard":
             count = len(self.selected)
@@ -631,16 +642,17 @@ class ConflictView(ToolView):
             if self.confirm_pass and can:
                 n = len(legal)
                 controls = h("div", {"class": "row sticky-controls confirm", "role": "alertdialog",
-                                     "aria-label": "End the round?", "data-testid": "confirm-pass"},
-                             h("p", {"class": "confirm-text"},
+                                     "aria-label": "End the round?", "data-testid": "confirm-pass",
+                                     "aria-describedby": "conflict-confirm-text"},
+                             h("p", {"class": "confirm-text", "id": "conflict-confirm-text"},
                                f"{n} card{'s' if n != 1 else ''} in this hand could be played (highlighted). "
                                "End the round anyway? (", rule_ref("OIC-15", "conflict"), ")"),
                              button("End the round", "conflict:pass-confirmed", cls="btn danger"),
-                             button("Keep playing", "conflict:pass-cancel", cls="btn primary"))
+                             button("Keep playing", "conflict:pass-cancel", cls="btn primary", data_focus="confirm"))
             else:
                 controls = h("div", {"class": "row sticky-controls"},
                              button("Cannot play — end the round", "conflict:pass",
-                                    cls=["btn", "danger" if can else "primary"]),
+                                    cls=["btn", "danger" if can else "primary"], data_focus="pass"),
                              None if self._only_people_side(s) else button("Hide hand", "conflict:hide",
                                                                           cls="btn ghost"))
         return h("section", {"class": ["panel private", SIDE_CLASS[s]], "data-testid": "hand"},
@@ -675,8 +687,9 @@ class ConflictView(ToolView):
                         [button(pl.name, "conflict:table-player", str(i), cls=["btn small", i == p and "on"],
                                 role="radio", aria_checked="true" if i == p else "false")
                          for i, pl in enumerate(side.players)])
-        return h("section", {"class": ["panel picker", SIDE_CLASS[s]], "data-testid": "picker"},
-                 h("h3", {}, f"{side.name}: tap the card you play"),
+        return h("section", {"class": ["panel picker", SIDE_CLASS[s]], "data-testid": "picker", "tabindex": "-1",
+                             "data-focus": "picker", "aria-labelledby": "conflict-picker-title"},
+                 h("h3", {"id": "conflict-picker-title"}, f"{side.name}: tap the card you play"),
                  chooser,
                  h("p", {"class": "msg-error refusal", "role": "alert", "data-testid": "refusal"},
                    with_rule_refs(self.notice, "conflict")) if self.notice else None,
@@ -810,6 +823,20 @@ class ConflictView(ToolView):
                      [[rule_ref(rid, "conflict"), " "] for rid in oic.RULINGS])))
 
     # ------------------------------------------------------------ events
+    #: Where the focus goes after an action that changes the table (issue 14): the
+    #: first of these marked elements that is on the screen (see App.focus_to).
+    NEXT = ("confirm", "hand", "pass", "curtain", "result", "picker")
+
+    def escape(self) -> bool:
+        """Escape closes a drawer, else the "end the round?" question."""
+        if self.session.escape():
+            return True
+        if self.confirm_pass:
+            self.confirm_pass = False
+            self.app.focus_to("pass")
+            return True
+        return False
+
     def handle(self, action: str, arg, el, event) -> None:
         if action == "session:undo" and self._undo_for_person():
             return
@@ -817,6 +844,12 @@ class ConflictView(ToolView):
             return
         st = self.session.state
         name = action.split(":", 1)[1] if ":" in action else action
+        if name in ("start", "reveal", "hide", "discard", "pass", "pass-confirmed", "next-round"):
+            self.app.focus_to(*self.NEXT)
+        elif name == "pass-cancel":
+            self.app.focus_to("pass")
+        elif name == "pick":
+            self.app.focus_to("result")  # otherwise the focus stays on the card entered
         if name == "example":
             self.draft = with_ids(oic.purple_dragon_setup())
             self.setup_error = None
@@ -901,8 +934,11 @@ class ConflictView(ToolView):
             self.session.close()
 
     def _play(self, player: int, token: str) -> None:
-        """Play a tapped card; a refusal (with its rule id) stays beside the hand."""
+        """Play a tapped card; a refusal (with its rule id) stays beside the hand (and the
+        focus on the card)."""
         self.notice = self.session.try_act({"type": "play", "player": player, "card": token})
+        if self.notice is None and self.session.state.deck_mode != "table":
+            self.app.focus_to(*self.NEXT)
 
     def _start(self) -> None:
         seed = self._seed()

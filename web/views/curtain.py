@@ -8,6 +8,7 @@ open for a moment: :class:`CurtainGuard`.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 from web.dom import button, h
@@ -23,11 +24,17 @@ def curtain(who: str, task: str, action: str, arg: Any, *, cls: Any = None,
     """One big button that shows the hand, then ``Pass the tablet to {who} {task}.``
 
     The button comes first, in the curtain's top line (where a hand has its heading,
-    not its cards); ``disabled`` while a freshly drawn curtain settles.
+    not its cards); ``disabled`` while a freshly drawn curtain settles: then it is
+    ``aria-disabled``, not ``disabled``, so it keeps the keyboard focus, and the view's
+    handler refuses the tap. It is the ``data-focus="curtain"`` target the app moves the
+    focus to (issue 14), and its description is the "Pass the tablet to …" line, so a
+    screen reader says whom to pass the tablet to.
     """
-    return h("section", {"class": ["panel curtain", cls], "data-testid": "curtain"},
-             button(label or f"Show {who}'s hand", action, arg, cls="btn primary big", disabled=disabled),
-             h("p", {"class": "curtain-text"}, f"Pass the tablet to {who}{' ' + task if task else ''}."),
+    text_id = "curtain-" + re.sub(r"[^A-Za-z0-9_-]+", "-", f"{action}-{arg}")
+    return h("section", {"class": ["panel curtain", cls], "data-testid": "curtain", "aria-labelledby": text_id},
+             button(label or f"Show {who}'s hand", action, arg, cls="btn primary big",
+                    aria_disabled="true" if disabled else None, data_focus="curtain", aria_describedby=text_id),
+             h("p", {"class": "curtain-text", "id": text_id}, f"Pass the tablet to {who}{' ' + task if task else ''}."),
              h("p", {"class": "muted"}, note) if note else None)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from urllib.parse import parse_qs, urlparse
 
+from selenium.common.exceptions import ElementClickInterceptedException
 from selenium.webdriver.support.select import Select
 
 from engine import codec
@@ -51,10 +52,10 @@ def fresh_setup(driver, route: str, setup_testid: str) -> None:
     goto_route(driver, route)
     if not present(driver, route, setup_testid):
         if not visible(driver, f"{scope(route)} [data-action='session:new']"):
-            visible(driver, f"{scope(route)} [data-action='session:drawer'][data-arg=saves]")[0].click()
+            tap(driver, visible(driver, f"{scope(route)} [data-action='session:drawer'][data-arg=saves]")[0])
         wait_for(driver, "return document.querySelector(arguments[0])",
                  f"{scope(route)} [data-action='session:new']", message="the New game button")
-        visible(driver, f"{scope(route)} [data-action='session:new']")[0].click()
+        tap(driver, visible(driver, f"{scope(route)} [data-action='session:new']")[0])
     wait_testid(driver, route, setup_testid)
     driver.execute_script("window.scrollTo(0, 0)")
 
@@ -62,12 +63,32 @@ def fresh_setup(driver, route: str, setup_testid: str) -> None:
 def shared_game(driver, route: str):
     """The game the table holds, from the Share drawer's full link (validated by the engine's codec)."""
     share = f"{scope(route)} [data-action='session:drawer'][data-arg=share]"
-    visible(driver, share)[0].click()
+    tap(driver, visible(driver, share)[0])
     url = wait_for(driver, "const e = document.querySelector(arguments[0]); return e && e.value",
                    f"{scope(route)} [data-testid=share-full]", message="the full share link")
-    visible(driver, share)[0].click()  # close the drawer again
+    tap(driver, visible(driver, share)[0])  # close the drawer again
     wait_gone(driver, route, "share-full")
     return codec.decode_share(parse_qs(urlparse(url).fragment.split("?", 1)[1])["g"][0])
+
+
+def tap(driver, element) -> None:
+    """A WebDriver click (real hit-testing) on ``element`` scrolled to the middle of the
+    viewport (WebKit scrolls it only to an edge, where the sticky toolbar may cover it)."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    try:
+        element.click()
+    except ElementClickInterceptedException:
+        hit = driver.execute_script(
+            "const r = arguments[0].getBoundingClientRect();"
+            "const e = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
+            "return [scrollY, JSON.stringify(r), e && e.outerHTML.slice(0, 200)]", element)
+        raise AssertionError(f"the tap on {element.text!r} was intercepted: {hit}") from None
+
+
+def centred(driver, element):
+    """``element`` scrolled to the middle of the viewport (for a double tap where it is)."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    return element
 
 
 def at_top_on_screen(driver, *elements) -> None:
@@ -101,7 +122,7 @@ def test_campaign_started_safari_style_and_on_screen(app):
                      visible(driver, f"{scope('campaign')} [data-testid=record] .winner-picks")[0],
                      curtains[0], curtains[1])
     time.sleep(HAND_OVER_S)
-    button(driver, "Show Anna's hand").click()
+    tap(driver, button(driver, "Show Anna's hand"))
     hand = wait_testid(driver, "campaign", "hand-cards")
     assert len(visible(driver, f"{scope('campaign')} [data-testid=hand-cards] .card")) == 6
     at_top_on_screen(driver, hand, button(driver, "Hide hand"),
@@ -113,15 +134,15 @@ def test_campaign_double_taps_never_reveal_a_hand(app):
     driver = app
     start_campaign(driver, "8")
     time.sleep(HAND_OVER_S)
-    button(driver, "Show Anna's hand").click()
+    tap(driver, button(driver, "Show Anna's hand"))
     wait_testid(driver, "campaign", "hand")
     # The second tap of a fast double tap on "Hide hand" lands on the curtain drawn in its place.
-    hits = double_tap(driver, button(driver, "Hide hand"))
+    hits = double_tap(driver, centred(driver, button(driver, "Hide hand")))
     time.sleep(0.3)
     assert not present(driver, "campaign", "hand"), f"the double tap hit {hits} and a hand is open"
     # A double tap on a curtain opens that hand at most, never the next one.
     time.sleep(HAND_OVER_S)
-    hits = double_tap(driver, button(driver, "Show Ben's hand"))
+    hits = double_tap(driver, centred(driver, button(driver, "Show Ben's hand")))
     time.sleep(0.3)
     hands = visible(driver, f"{scope('campaign')} [data-testid=hand]")
     assert len(hands) <= 1, f"the double tap hit {hits}"
@@ -138,7 +159,7 @@ def add_combatant(driver, name: str, side: int) -> None:
     Select(field(driver, "init:form.side")).select_by_value(str(side))
     wait_for(driver, "return document.querySelector(arguments[0]).value === arguments[1]",
              f"{scope(route)} [data-field='init:form.side']", str(side), message=f"side {side} chosen")
-    button(driver, "Add to roster").click()
+    tap(driver, button(driver, "Add to roster"))
     wait_for(driver, "return document.querySelectorAll(arguments[0]).length === arguments[1]",
              f"{scope(route)} .ini-list li", before + 1, message=f"{name} on the roster")
 
@@ -161,7 +182,7 @@ def test_initiative_roster_started_safari_style_dealt_and_on_screen(app):
     names = [(c["name"], c["side"]) for c in game.setup["combatants"]]
     assert ("Hero", 0) in names and ("Sniper", 1) in names
     at_top_on_screen(driver, deal, button(driver, "Deal"))
-    button(driver, "Deal").click()
+    tap(driver, button(driver, "Deal"))
     actor = wait_testid(driver, "initiative", "current-actor")
     assert actor.text in ("Hero", "Sniper")
     at_top_on_screen(driver, actor, visible(driver, f"{scope('initiative')} .ini-now .card")[0],
@@ -173,23 +194,23 @@ def test_initiative_roster_started_safari_style_dealt_and_on_screen(app):
 # ---------------------------------------------------------------- battle (AI-*)
 
 def start_battle(driver, seed: str) -> None:
-    """The Jibril corps example on both armies; the seed still focused when Start is Safari-tapped."""
+    """The Jibril corps example (the Chromium tests' start); the seed still focused when Start is Safari-tapped."""
     fresh_setup(driver, "battle", "setup")
-    button(driver, "Load the Jibril corps example").click()
+    tap(driver, button(driver, "Load the Jibril corps example"))
     edit_then_tap(driver, field(driver, "seed"), seed, button(driver, "Start the battle"))
     assert_app_ok(driver)
     wait_testid(driver, "battle", "board")
 
 
 def lift_curtain(driver) -> None:
-    curtain = wait_testid(driver, "battle", "curtain")
+    wait_testid(driver, "battle", "curtain")
     time.sleep(HAND_OVER_S)
-    curtain.find_element("css selector", "button").click()
+    tap(driver, visible(driver, f"{scope('battle')} [data-testid=curtain] button")[0])
     wait_testid(driver, "battle", "bid-form")
 
 
 def pick(driver, maneuver: str) -> None:
-    visible(driver, f"{scope('battle')} [data-action='battle:pick'][data-arg={maneuver}]")[0].click()
+    tap(driver, visible(driver, f"{scope('battle')} [data-action='battle:pick'][data-arg={maneuver}]")[0])
 
 
 def test_battle_started_safari_style_and_on_screen(app):
@@ -197,19 +218,21 @@ def test_battle_started_safari_style_and_on_screen(app):
     start_battle(driver, "3")
     game = shared_game(driver, "battle")
     assert game.kind == "battle" and game.seed == 3
-    assert all("Jibril" in u["name"] for army in game.setup["armies"] for u in army["units"])
+    # The example: a corps of three Jibril divisions (AI-3) against the Zone army.
+    assert [u["name"].startswith("Jibril") for u in game.setup["armies"][0]["units"]] == [True] * 3
+    assert game.setup["armies"][1]["units"][0]["name"].startswith("Zone")
     at_top_on_screen(driver, wait_testid(driver, "battle", "curtain").find_element("css selector", "button"))
     lift_curtain(driver)
     pick(driver, "defend")
     at_top_on_screen(driver, button(driver, "Declare in secret"))
-    button(driver, "Declare in secret").click()
+    tap(driver, button(driver, "Declare in secret"))
     lift_curtain(driver)
     pick(driver, "attack")
-    button(driver, "Declare in secret").click()
+    tap(driver, button(driver, "Declare in secret"))
     at_top_on_screen(driver, button(driver, "Reveal both bids"))
-    button(driver, "Reveal both bids").click()
+    tap(driver, button(driver, "Reveal both bids"))
     at_top_on_screen(driver, button(driver, "Roll the dice"), wait_testid(driver, "battle", "odds"))
-    button(driver, "Roll the dice").click()
+    tap(driver, button(driver, "Roll the dice"))
     at_top_on_screen(driver, wait_testid(driver, "battle", "headline"))
     assert_app_ok(driver)
 
@@ -219,7 +242,7 @@ def test_battle_double_tap_on_declare_never_opens_the_next_bid(app):
     start_battle(driver, "3")
     lift_curtain(driver)
     pick(driver, "block")
-    hits = double_tap(driver, button(driver, "Declare in secret"))
+    hits = double_tap(driver, centred(driver, button(driver, "Declare in secret")))
     time.sleep(0.3)
     assert not present(driver, "battle", "bid-form"), f"the double tap hit {hits} and a bid form is open"
     assert len(visible(driver, f"{scope('battle')} [data-testid=curtain]")) == 1

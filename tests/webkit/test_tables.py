@@ -156,6 +156,7 @@ def add_combatant(driver, name: str, side: int) -> None:
     route = "initiative"
     before = len(visible(driver, f"{scope(route)} .ini-list li"))
     type_into(driver, field(driver, "init:form.name"), name)
+    assert_app_ok(driver)  # the typed name reaches the view (it enables "Add to roster")
     Select(field(driver, "init:form.side")).select_by_value(str(side))
     wait_for(driver, "return document.querySelector(arguments[0]).value === arguments[1]",
              f"{scope(route)} [data-field='init:form.side']", str(side), message=f"side {side} chosen")

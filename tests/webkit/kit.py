@@ -45,7 +45,7 @@ from __future__ import annotations
 import re
 import time
 
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import ElementClickInterceptedException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -87,6 +87,20 @@ def field(driver, data_field: str, timeout: float = 10):
 
 
 # ---------------------------------------------------------------- taps
+
+def tap(driver, element) -> None:
+    """A WebDriver click (real hit-testing) on ``element`` scrolled to the middle of the
+    viewport (WebKit scrolls it only to an edge, where the sticky toolbar may cover it)."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    try:
+        element.click()
+    except ElementClickInterceptedException:
+        hit = driver.execute_script(
+            "const r = arguments[0].getBoundingClientRect();"
+            "const e = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
+            "return [scrollY, JSON.stringify(r), e && e.outerHTML.slice(0, 200)]", element)
+        raise AssertionError(f"the tap on {element.text!r} was intercepted: {hit}") from None
+
 
 def safari_tap(driver, element) -> None:
     """A tap as iPad Safari delivers it: ``click`` fires, the focused field keeps focus."""

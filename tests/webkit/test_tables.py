@@ -14,14 +14,13 @@ from __future__ import annotations
 import time
 from urllib.parse import parse_qs, urlparse
 
-from selenium.common.exceptions import ElementClickInterceptedException
 from selenium.webdriver.support.select import Select
 
 from engine import codec
 
 from .conftest import goto_route, wait_for
 from .kit import (assert_app_ok, assert_no_traceback, assert_on_screen, button, double_tap, edit_then_tap, field,
-                  safari_tap, type_into, visible)
+                  safari_tap, tap, type_into, visible)
 
 #: A freshly drawn curtain ignores taps for web.views.curtain.SETTLE_MS (450 ms): a
 #: player passing the tablet takes longer than that.
@@ -69,20 +68,6 @@ def shared_game(driver, route: str):
     tap(driver, visible(driver, share)[0])  # close the drawer again
     wait_gone(driver, route, "share-full")
     return codec.decode_share(parse_qs(urlparse(url).fragment.split("?", 1)[1])["g"][0])
-
-
-def tap(driver, element) -> None:
-    """A WebDriver click (real hit-testing) on ``element`` scrolled to the middle of the
-    viewport (WebKit scrolls it only to an edge, where the sticky toolbar may cover it)."""
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-    try:
-        element.click()
-    except ElementClickInterceptedException:
-        hit = driver.execute_script(
-            "const r = arguments[0].getBoundingClientRect();"
-            "const e = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
-            "return [scrollY, JSON.stringify(r), e && e.outerHTML.slice(0, 200)]", element)
-        raise AssertionError(f"the tap on {element.text!r} was intercepted: {hit}") from None
 
 
 def centred(driver, element):

@@ -210,7 +210,8 @@ def test_drawers_are_disclosures_and_escape_closes_them(page, base_url, drawer):
     setup_example(page, base_url)
     page.get_by_role("button", name="Start the conflict").click()
     toggle = page.locator("#app-conflict .session-bar").get_by_role("button", name=drawer)
-    region = page.locator(f"#{toggle.get_attribute('aria-controls')}")
+    # The toggle names its drawer (aria-controls) only while the drawer exists.
+    region = page.locator(f"#conflict-drawer-{drawer.lower()}")
     assert_escape_closes_drawer(page, toggle, region)
     # Opening moves the focus into the drawer; its Close button gives it back to the toggle.
     toggle.click()

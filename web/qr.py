@@ -1,6 +1,6 @@
 """QR codes for the Share drawer: a link becomes a code a phone camera reads (issue 11).
 
-The code itself is made by `segno <https://pypi.org/project/segno/>`_ (pinned in
+The code itself is made by segno (PyPI: ``segno``, pinned in
 ``pyproject.toml``). The build ships segno as its own zip (``vendor/segno.zip``,
 :mod:`web.build`), which the browser fetches and imports only when a Share drawer
 first opens, so start-up does not pay for it. This module only decides the error

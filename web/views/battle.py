@@ -348,13 +348,6 @@ class BattleView(ToolView):
             return st.armies[side].name
         return self.draft["armies"][side].get("name") or f"Army {side + 1}"
 
-    def _seed(self):
-        text = self.seed_text.strip()
-        if not text:
-            return None
-        if text.isdigit() and int(text) <= 2**32 - 1:
-            return int(text)
-        return False
 
     # ---------------- board
     def render_board(self, st):

@@ -408,14 +408,6 @@ class ConflictView(ToolView):
                  [h("p", {"class": "muted small"}, h("span", {"class": "badge house"}, "House rule"), " ",
                     rule_ref(rule_id, "conflict"), ": ", text) for rule_id, text in oic.HOUSE_RULES.items()])
 
-    def _seed(self):
-        """The typed seed: None for random, an int, or False when it is not a valid seed."""
-        text = self.seed_text.strip()
-        if not text:
-            return None
-        if text.isdigit() and int(text) <= 2**32 - 1:
-            return int(text)
-        return False
 
     # ---------------- table
     def render_table(self, st):

@@ -327,13 +327,6 @@ class ConsimView(ToolView):
         return {"sides": list(self.draft["sides"]), "combatants": self.draft["combatants"],
                 "privacy": bool(self.draft.get("privacy", True))}
 
-    def _seed(self):
-        text = self.seed_text.strip()
-        if not text:
-            return None
-        if text.isdigit() and int(text) <= 2**32 - 1:
-            return int(text)
-        return False
 
     # ---------------- tracker
     def _public_only(self, st) -> bool:

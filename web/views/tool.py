@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from engine.game import MAX_SEED
 from web import platform
 
 
@@ -45,6 +46,15 @@ class ToolView:
 
     def import_file(self, file) -> None:
         self.session.import_file(file)
+
+    def _seed(self):
+        """The typed seed (``seed_text``): None for random, an int, or False when it is not a seed."""
+        text = self.seed_text.strip()
+        if not text:
+            return None
+        if text.isdigit() and int(text) <= MAX_SEED:
+            return int(text)
+        return False
 
     def load_json(self, key: str) -> Any:
         """What :meth:`keep_json` kept under ``key`` (``None`` when absent or unreadable)."""

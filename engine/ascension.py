@@ -61,6 +61,7 @@ from .ascension_tables import (
     TIER_NAMES, TIERS, TURN_PHASES, matchup,
 )
 from .game import ActionError, Game, RuleError
+from .text import setup_text
 from .rules import SettingsError, Variant
 
 __all__ = [
@@ -633,18 +634,7 @@ def _quote(value: object) -> str:
 
 
 def _text(value: Any, where: str, what: str, required: bool = True) -> str:
-    if value is None and not required:
-        return ""
-    if not isinstance(value, str):
-        raise SetupError(f"{where}: the {what} must be text")
-    text = value.strip()
-    if required and not text:
-        raise SetupError(f"{where}: the {what} is empty")
-    if len(text) > _TEXT_MAX:
-        raise SetupError(f"{where}: the {what} is longer than {_TEXT_MAX} characters")
-    if _CONTROL.search(text):
-        raise SetupError(f"{where}: the {what} contains a line break or control character")
-    return text
+    return setup_text(value, where, what, error=SetupError, max_len=_TEXT_MAX, required=required)
 
 
 def _whole(value: Any, where: str, what: str, lo: int, hi: int) -> int:

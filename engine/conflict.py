@@ -59,6 +59,7 @@ from typing import Any, Iterable, Mapping
 
 from .cards import Card, CardError, Rank, Suit, full_deck, parse_card, shuffled_deck
 from .game import ActionError, Game, RuleError
+from .text import setup_text
 from .rules import Variant, resolve_rules
 
 __all__ = [
@@ -577,18 +578,7 @@ def _check_keys(value: Mapping[str, Any], allowed: set[str], where: str) -> None
 
 
 def _text(value: Any, where: str, what: str, *, max_len: int = _TEXT_MAX, required: bool = True) -> str:
-    if value is None and not required:
-        return ""
-    if not isinstance(value, str):
-        raise SetupError(f"{where}: the {what} must be text")
-    text = value.strip()
-    if required and not text:
-        raise SetupError(f"{where}: the {what} is empty")
-    if len(text) > max_len:
-        raise SetupError(f"{where}: the {what} is longer than {max_len} characters")
-    if _CONTROL.search(text):
-        raise SetupError(f"{where}: the {what} contains a line break or control character")
-    return text
+    return setup_text(value, where, what, error=SetupError, max_len=max_len, required=required)
 
 
 def _list(value: Any, where: str, what: str) -> list[Any]:

@@ -68,6 +68,9 @@ BOOT_MODULE = "pyodide-boot.mjs"
 SNAPSHOT_WORKER = "snapshot-worker.mjs"
 #: Files of static/ that are templates, written by the builder rather than copied.
 TEMPLATED = {"sw.js", BOOT_MODULE}
+#: The style sheet is written in parts (static/css/NN-part.css: the shared base, then one
+#: part per table or feature); the page loads one file, their concatenation in name order.
+CSS_PARTS = STATIC / "css"
 
 #: PyScript's configuration, inline in the page (one request fewer before Python
 #: starts): the vendored Pyodide, our code as one zip unpacked into the working
@@ -262,6 +265,11 @@ def boot_module(app: bytes) -> str:
             .replace("__PYODIDE_LOCK__", lock_stub().decode()))
 
 
+def style_sheet() -> bytes:
+    """``style.css``: the parts of ``static/css/`` in name order (base first)."""
+    return b"".join(path.read_bytes() for path in sorted(CSS_PARTS.glob("*.css")))
+
+
 def icon_png(size: int, maskable: bool = False) -> bytes:
     """The app icon drawn in pure Python: a card with a diamond pip on a dark field."""
     import struct
@@ -381,8 +389,9 @@ def build(out: Path) -> Path:
     write(out / "vendor" / "segno.zip", segno_zip())
     write(out / "vendor" / "pyodide" / "boot.mjs", boot_module(app))
     for path in sorted(STATIC.rglob("*")):
-        if path.is_file() and path.name not in TEMPLATED:
+        if path.is_file() and path.name not in TEMPLATED and CSS_PARTS not in path.parents:
             write(out / path.relative_to(STATIC), path.read_bytes())
+    write(out / "style.css", style_sheet())
     write(out / "icons" / "icon-192.png", icon_png(192))
     write(out / "icons" / "icon-512.png", icon_png(512))
     write(out / "icons" / "maskable-512.png", icon_png(512, maskable=True))

@@ -61,7 +61,7 @@ from .ascension_tables import (
     TIER_NAMES, TIERS, TURN_PHASES, matchup,
 )
 from .game import ActionError, Game, RuleError
-from .text import setup_text
+from .text import setup_text, text_problem
 from .rules import SettingsError, Variant
 
 __all__ = [
@@ -159,7 +159,6 @@ _SUCCESS_CHOICES = tuple(
     for die in DIE_SIZES for target in range(2, die + 1)
 )
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 CELL_MAX = 120
 MAX_RANGE = 20
 
@@ -193,8 +192,9 @@ def normalize_house_tables(value: Any) -> dict[str, dict[str, dict[str, str]]]:
                 text = " ".join(text.split())
                 if len(text) > CELL_MAX:
                     raise SettingsError(f"{where}: the cell is longer than {CELL_MAX} characters")
-                if _CONTROL.search(text):
-                    raise SettingsError(f"{where}: the cell contains a control character")
+                problem = text_problem(text)
+                if problem:
+                    raise SettingsError(f"{where}: the cell {problem}")
                 effect = cell_effect(text)
                 if effect.casualties is not None and effect.casualties[1] > MAX_RANGE:
                     raise SettingsError(f"{where}: at most {MAX_RANGE} casualties in one cell")

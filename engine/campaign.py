@@ -42,7 +42,6 @@ from __future__ import annotations
 import itertools
 import math
 import random
-import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -52,6 +51,7 @@ from typing import Any, Iterable, Mapping
 from .cards import Card, CardError, Rank, full_deck, parse_card, shuffled_deck
 from .game import ActionError, Game, RuleError
 from .poker import CATEGORIES, Hand, best_hand
+from .text import setup_text
 
 __all__ = [
     "KIND", "VARIANTS", "HOUSE_RULES", "RULINGS", "SetupError", "PHASES", "HAND_SIZE", "POOL_SIZE",
@@ -99,7 +99,6 @@ RULINGS: tuple[str, ...] = ("CMP-5", "CMP-10")
 
 PHASES = ("battle", "spoils", "exhaustion", "exhausted", "over")
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _NAME_MAX = 40
 _ALL = full_deck()
 
@@ -385,16 +384,9 @@ def _article(category: str) -> str:
 def _name(value: Any, where: str, default: str) -> str:
     if value is None:
         return default
-    if not isinstance(value, str):
-        raise SetupError(f"{where}: the name must be text")
-    text = value.strip()
-    if not text:
+    if isinstance(value, str) and not value.strip():
         return default
-    if len(text) > _NAME_MAX:
-        raise SetupError(f"{where}: the name is longer than {_NAME_MAX} characters")
-    if _CONTROL.search(text):
-        raise SetupError(f"{where}: the name contains a line break or control character")
-    return text
+    return setup_text(value, where, "name", error=SetupError, max_len=_NAME_MAX)
 
 
 def _tokens(value: Any, where: str, count: int | None = None) -> list[str]:

@@ -24,6 +24,7 @@ __all__ = [
     "CardError",
     "Rank",
     "Suit",
+    "clean_cards",
     "full_deck",
     "parse_card",
     "parse_cards",
@@ -222,6 +223,32 @@ def parse_cards(text: object) -> list[Card]:
     if not isinstance(text, str):
         raise CardError(f"Not a list of cards: {_quote(text)} (type cards like AS KH 10D)")
     return [parse_card(token) for token in _SEPARATORS.split(text) if token]
+
+
+def clean_cards(cards: object, *, unique: bool = True, what: str = "cards") -> tuple[Card, ...]:
+    """Cards from whatever a caller gives: :class:`Card` objects or tokens alike, in
+    a list, a tuple, any iterable, or one text (``"AS KH 10D"``).
+
+    With ``unique`` (the default: one deck) a card given twice is refused. Raises
+    :class:`CardError` with a message a player understands.
+    """
+    if isinstance(cards, str):
+        found = tuple(parse_cards(cards))
+    elif isinstance(cards, Card):
+        found = (cards,)
+    else:
+        try:
+            items = list(cards)  # type: ignore[call-overload]
+        except TypeError:
+            raise CardError(f"Not a list of {what}: {_quote(cards)} (give cards like AS KH 10D)") from None
+        found = tuple(parse_card(item) for item in items)
+    if unique:
+        seen: set[Card] = set()
+        for card in found:
+            if card in seen:
+                raise CardError(f"The {card.label} is given twice (one deck has one of each card)")
+            seen.add(card)
+    return found
 
 
 _FULL_DECK = tuple(Card(rank, suit) for suit in Suit for rank in Rank)

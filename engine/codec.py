@@ -55,7 +55,7 @@ import zlib
 from typing import Any, Callable, Mapping
 
 from . import game as game_mod
-from .game import MAX_SEED, ActionError, Game, RuleError, UnknownKind
+from .game import MAX_SEED, SEED_RANGE, ActionError, Game, RuleError, UnknownKind
 from .rules import SettingsError, resolve_rules
 
 #: The name every save carries in its ``app`` field.
@@ -212,7 +212,7 @@ def _check_game_fields(data: Mapping[str, Any]) -> Game:
         raise _Problem("'kind' is too long")
     seed = data.get("seed")
     if not _is_int(seed) or not 0 <= seed <= MAX_SEED:
-        raise _Problem(f"'seed' should be a whole number from 0 to {MAX_SEED}")
+        raise _Problem(f"'seed' should be {SEED_RANGE}")
     rules = data.get("rules", {})
     if not isinstance(rules, Mapping):
         raise _Problem("'rules' should be an object of rules settings")
@@ -261,7 +261,8 @@ def _check_rules(game: Game) -> Game:
     try:
         return game_mod.validate(game)
     except RuleError as err:
-        raise _Problem(f"it has a move the rules do not allow ({err})", "rules") from None
+        where = f" at step {err.step}" if err.step is not None else ""
+        raise _Problem(f"this game breaks {err.rule_id}{where}: {err.message}", "rules") from None
     except ActionError as err:
         raise _Problem(f"it has an action this app cannot read ({err})") from None
     except (ValueError, LookupError, TypeError, AttributeError, ArithmeticError) as err:

@@ -59,7 +59,7 @@ from typing import Any, Iterable, Mapping
 
 from .cards import Card, CardError, Rank, Suit, full_deck, parse_card, shuffled_deck
 from .game import ActionError, Game, RuleError
-from .text import setup_text
+from .text import setup_text, text_problem
 from .rules import Variant, resolve_rules
 
 __all__ = [
@@ -568,7 +568,6 @@ _TEXT_MAX = 60
 _LOCATION_MAX = 120
 _POWER_MAX = 999
 _MAX_ORGS = 20
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def _check_keys(value: Mapping[str, Any], allowed: set[str], where: str) -> None:
@@ -1309,7 +1308,7 @@ def _why(action: Mapping[str, Any]) -> str | None:
     why = action.get("why")
     if why is None:
         return None
-    if not isinstance(why, str) or len(why) > WHY_MAX or _CONTROL.search(why):
+    if not isinstance(why, str) or len(why) > WHY_MAX or text_problem(why):
         raise ActionError(f"The 'why' of an action must be one line of text (at most {WHY_MAX} characters)")
     return why
 

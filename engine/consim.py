@@ -53,7 +53,6 @@ Actions (plain JSON dicts):
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass, replace
 from enum import Enum
 from fractions import Fraction
@@ -63,6 +62,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from .cards import Card, CardError, Suit, parse_card, shuffled_deck
 from .game import ActionError, Game, RuleError
 from .rules import Variant, resolve_rules
+from .text import setup_text
 
 __all__ = [
     "KIND", "VARIANTS", "HOUSE_RULES", "RULINGS", "ADVANTAGES", "SetupError",
@@ -215,7 +215,6 @@ _SUIT_RANK = {Suit.SPADES: 0, Suit.HEARTS: 1, Suit.DIAMONDS: 2, Suit.CLUBS: 3}
 _MAX_COMBATANTS = 120
 _MAX_SIDES = 8
 _NAME_MAX = 40
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def _quote(value: object) -> str:
@@ -611,16 +610,7 @@ def _needs_countdown(condition: Condition, wound: WoundStatus) -> int:
 
 
 def _text(value: Any, where: str, what: str) -> str:
-    if not isinstance(value, str):
-        raise SetupError(f"{where}: the {what} must be text")
-    text = value.strip()
-    if not text:
-        raise SetupError(f"{where}: the {what} is empty")
-    if len(text) > _NAME_MAX:
-        raise SetupError(f"{where}: the {what} is longer than {_NAME_MAX} characters")
-    if _CONTROL.search(text):
-        raise SetupError(f"{where}: the {what} contains a line break or control character")
-    return text
+    return setup_text(value, where, what, error=SetupError, max_len=_NAME_MAX)
 
 
 def _choice(enum: type[Enum], value: Any, where: str, what: str) -> str:

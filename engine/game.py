@@ -24,20 +24,38 @@ A *system* is a module (``engine.conflict`` …) that provides:
 ``describe(state, action) -> str``
     a short label of ``action`` taken in ``state``, for the history;
 ``public_game(game) -> Game``
-    a game that shows only public information (spectator links);
+    a game that shows only public information (spectator links); its setup says
+    ``"spectator": true`` (see :func:`is_spectator`);
 ``SPECTATOR_VIEW``
     what that public copy shows, in players' words (the Share drawer says it).
+
+and may provide:
+
+``normalize_action(state, action, rules) -> dict``
+    the canonical form of ``action`` in ``state`` (exact shape, canonical card
+    tokens, no unknown field), or the :class:`ActionError` / :class:`RuleError`
+    that ``step`` would raise. :func:`apply` stores the canonical form and
+    :func:`validate` returns it, so a stored game holds nothing the rules did not
+    check. ``step`` refuses everything ``normalize_action`` refuses;
+``upgrade(data) -> dict``
+    a game saved or shared by an earlier version (before save schema 3), as a
+    dict with ``kind``, ``seed``, ``rules``, ``setup``, ``actions``,
+    ``position``, made to replay as it was played (engine.codec calls it);
+``standing(state) -> str``
+    where the game stands, in a few words, for the list of saves ("Battle 5 ·
+    Anna 7 cards, Ben 5").
 """
 
 from __future__ import annotations
 
 import importlib
+import math
 import random
 from dataclasses import dataclass, field, replace
 from types import ModuleType
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
-from .rules import resolve_rules
+from .rules import SettingsError, resolve_rules
 
 #: The four systems, by kind. Imported on first use.
 SYSTEM_MODULES: dict[str, str] = {
@@ -47,17 +65,31 @@ SYSTEM_MODULES: dict[str, str] = {
     "battle": "engine.ascension",
 }
 
-#: Seeds are unsigned 32-bit integers (they travel in links and JSON).
-MAX_SEED = 2**32 - 1
+#: Seeds are unsigned integers of up to 128 bits (they travel in links and JSON as
+#: numbers). The app's own seeds are 128 bits from the operating system's generator
+#: (:func:`new_seed`), too many to search from the cards and dice a spectator sees;
+#: games saved before that (32-bit seeds) and seeds typed at the table still open.
+MAX_SEED = 2**128 - 1
+#: How a seed's range is said in messages.
+SEED_RANGE = "a whole number from 0 to 2¹²⁸ − 1"
+#: The largest seed a player may type (a typed seed is public by nature).
+MAX_TYPED_SEED = 2**32 - 1
+#: Seeds the app makes have exactly this many bits (the top bit set).
+SEED_BITS = 128
 
 
 class RuleError(ValueError):
-    """An action the rules forbid. ``str()`` starts with the rule id."""
+    """An action the rules forbid. ``str()`` starts with the rule id.
 
-    def __init__(self, rule_id: str, message: str):
-        super().__init__(f"{rule_id}: {message}")
+    ``step`` is the number (from 1) of the refused action in a game being replayed
+    (a save or a link), ``None`` for a move refused at the table.
+    """
+
+    def __init__(self, rule_id: str, message: str, step: int | None = None):
+        super().__init__(f"{rule_id}: {message}" + (f" (step {step})" if step is not None else ""))
         self.rule_id = rule_id
         self.message = message
+        self.step = step
 
 
 class ActionError(ValueError):
@@ -66,6 +98,115 @@ class ActionError(ValueError):
 
 class UnknownKind(ValueError):
     """A game kind the app does not know (yet)."""
+
+
+class GameError(ValueError):
+    """Arguments that do not make a game (a seed that is not a number, rules that are
+    not settings …)."""
+
+
+# ---------------------------------------------------------------------------
+# Games as values: what a Game holds can never be changed afterwards
+
+
+def _refuse(self, *args, **kwargs):
+    raise TypeError(f"a game's {type(self).__name__[6:].lower() or 'data'} cannot be changed: "
+                    "it is part of the game's record")
+
+
+class FrozenDict(dict):
+    """A JSON object inside a :class:`Game`: a ``dict`` that cannot be changed.
+
+    It compares, iterates and serialises as a plain ``dict``; ``copy.deepcopy`` and
+    :func:`thaw` give a plain, changeable copy.
+    """
+
+    __slots__ = ()
+
+    def __init__(self, *args, **kwargs):
+        dict.__init__(self, ((key, freeze(value)) for key, value in dict(*args, **kwargs).items()))
+
+    __setitem__ = __delitem__ = update = setdefault = pop = popitem = clear = __ior__ = _refuse
+
+    def __copy__(self):
+        return dict(self)
+
+    def __deepcopy__(self, memo):
+        return thaw(self)
+
+    def __reduce__(self):
+        return (FrozenDict, (thaw(self),))
+
+    def __repr__(self) -> str:
+        return dict.__repr__(self)
+
+
+class FrozenList(list):
+    """A JSON array inside a :class:`Game`: a ``list`` that cannot be changed."""
+
+    __slots__ = ()
+
+    def __init__(self, items: Iterable = ()):
+        list.__init__(self, (freeze(item) for item in items))
+
+    __setitem__ = __delitem__ = append = extend = insert = pop = remove = clear = sort = reverse = _refuse
+    __iadd__ = __imul__ = _refuse
+
+    def __copy__(self):
+        return list(self)
+
+    def __deepcopy__(self, memo):
+        return thaw(self)
+
+    def __reduce__(self):
+        return (FrozenList, (thaw(self),))
+
+    def __repr__(self) -> str:
+        return list.__repr__(self)
+
+
+def freeze(value: Any) -> Any:
+    """``value`` as data no one can change: mappings become :class:`FrozenDict`, lists
+    and tuples :class:`FrozenList`, anything else stays as it is (numbers, text …)."""
+    if isinstance(value, (FrozenDict, FrozenList)):
+        return value
+    if isinstance(value, Mapping):
+        return FrozenDict(value)
+    if isinstance(value, (list, tuple)):
+        return FrozenList(value)
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """A plain, changeable deep copy of ``value`` (dicts and lists)."""
+    if isinstance(value, Mapping):
+        return {key: thaw(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [thaw(item) for item in value]
+    return value
+
+
+def json_data(value: Any, what: str = "the action", depth: int = 0) -> Any:
+    """``value`` checked to be JSON data (objects with text keys, arrays, text, whole or
+    finite numbers, true/false/null), as a frozen copy; :class:`ActionError` otherwise."""
+    if depth > 32:
+        raise ActionError(f"{what} is nested too deeply")
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ActionError(f"{what} contains a number that is not finite")
+        return value
+    if isinstance(value, Mapping):
+        for key in value:
+            if not isinstance(key, str):
+                raise ActionError(f"{what} has a field name that is not text ({key!r})")
+        return FrozenDict({key: json_data(item, what, depth + 1) for key, item in value.items()})
+    if isinstance(value, (list, tuple)):
+        return FrozenList(json_data(item, what, depth + 1) for item in value)
+    raise ActionError(f"{what} contains something that is not data ({type(value).__name__})")
 
 
 def system(kind: str) -> ModuleType:
@@ -82,7 +223,12 @@ def system(kind: str) -> ModuleType:
 
 @dataclass(frozen=True, eq=False)
 class Game:
-    """A game: kind, rules settings, setup, seed, actions, and how many are in force."""
+    """A game: kind, rules settings, setup, seed, actions, and how many are in force.
+
+    A game is a value: its rules, setup and actions are deep, unchangeable copies
+    (:class:`FrozenDict`, :class:`FrozenList`) of what it was given, so no caller can
+    rewrite its history afterwards.
+    """
 
     kind: str
     seed: int
@@ -92,6 +238,13 @@ class Game:
     position: int = 0
     # Replay cache: (position, state, rng state) of the last replay. Not part of the game.
     _tip: Any = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rules", freeze(self.rules))
+        object.__setattr__(self, "setup", freeze(self.setup))
+        if isinstance(self.actions, (list, tuple)) and not (
+                type(self.actions) is tuple and all(type(a) is FrozenDict for a in self.actions)):
+            object.__setattr__(self, "actions", tuple(freeze(a) for a in self.actions))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
@@ -111,19 +264,48 @@ class Game:
 
 
 def new_seed() -> int:
-    """A fresh random seed from the operating system."""
-    return random.SystemRandom().randint(0, MAX_SEED)
+    """A fresh seed of :data:`SEED_BITS` bits from the operating system's generator
+    (the top bit set, so that :func:`seed_is_secret` can tell it from a typed one)."""
+    return random.SystemRandom().getrandbits(SEED_BITS - 1) | (1 << (SEED_BITS - 1))
+
+
+def seed_is_secret(seed: int) -> bool:
+    """Whether ``seed`` is one the app made (128 bits, beyond any search).
+
+    A seed typed by the players, or one from a game saved before the app made
+    128-bit seeds, is short: anyone who knows it, or searches for it from the
+    cards and dice that were shown, can deal the same cards.
+    """
+    return _is_seed(seed) and seed.bit_length() == SEED_BITS
+
+
+def is_spectator(game: Game) -> bool:
+    """Whether ``game`` is a spectator's copy (made by its system's ``public_game``):
+    what the table could see, read-only."""
+    return isinstance(game, Game) and isinstance(game.setup, Mapping) and game.setup.get("spectator") is True
+
+
+def _is_seed(seed: Any) -> bool:
+    return isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= MAX_SEED
 
 
 def new_game(kind: str, setup: Mapping[str, Any], rules: Mapping[str, Any] | None = None,
              seed: int | None = None) -> Game:
-    """A new game of ``kind``; validates setup and rules and checks that it starts."""
+    """A new game of ``kind``; validates setup and rules and checks that it starts.
+
+    ``rules`` maps variant keys to choices (``None`` for the defaults); ``seed`` is
+    a whole number from 0 to :data:`MAX_SEED`, or ``None`` for a fresh one.
+    """
     mod = system(kind)
     if seed is None:
         seed = new_seed()
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
-        raise ValueError("The seed must be a whole number from 0 to 4294967295")
-    game = Game(kind, seed, resolve_rules(mod.VARIANTS, rules), mod.normalize_setup(setup))
+    if not _is_seed(seed):
+        raise GameError(f"The seed must be {SEED_RANGE}")
+    if rules is not None and not isinstance(rules, Mapping):
+        raise SettingsError("The rules settings must be an object of {setting: choice}")
+    if not isinstance(setup, Mapping):
+        raise GameError(f"The setup of a {kind} game must be an object")
+    game = Game(kind, seed, resolve_rules(mod.VARIANTS, rules), json_data(mod.normalize_setup(setup), "the setup"))
     replay(game)
     return game
 
@@ -140,8 +322,8 @@ def replay(game: Game, upto: int | None = None) -> Any:
 
 
 def _replay(game: Game, upto: int) -> tuple[Any, random.Random]:
-    if not 0 <= upto <= len(game.actions):
-        raise ValueError(f"No such point in the history: {upto}")
+    if not isinstance(upto, int) or isinstance(upto, bool) or not 0 <= upto <= len(game.actions):
+        raise ValueError(f"No such point in the history: {upto!r}")
     tip = game._tip
     if tip is not None and tip[0] == upto:
         rng = random.Random()
@@ -159,50 +341,95 @@ def _replay(game: Game, upto: int) -> tuple[Any, random.Random]:
 
 def _err_args(err: ValueError, index: int) -> tuple:
     if isinstance(err, RuleError):
-        return (err.rule_id, f"{err.message} (action {index + 1})")
-    return (f"{err} (action {index + 1})",)
+        return (err.rule_id, err.message, index + 1)
+    return (f"{err} (step {index + 1})",)
+
+
+def _checked_game(game: Any) -> Game:
+    if not isinstance(game, Game):
+        raise GameError(f"Not a game: {type(game).__name__} (make one with new_game)")
+    return game
+
+
+def _canonical(mod: ModuleType, state: Any, action: Any, rules: Mapping[str, Any]) -> FrozenDict:
+    if not isinstance(action, Mapping):
+        raise ActionError("An action must be an object with a type")
+    data = json_data(action)
+    if hasattr(mod, "normalize_action"):
+        data = json_data(mod.normalize_action(state, thaw(data), rules))
+    return data
+
+
+def normalize_action(game: Game, action: Mapping[str, Any]) -> dict[str, Any]:
+    """The canonical form of ``action`` at the game's current position, or the
+    :class:`RuleError` / :class:`ActionError` that would refuse it (nothing changes).
+
+    Uses the system's ``normalize_action`` where it has one; otherwise the action
+    is only checked to be JSON data.
+    """
+    game = _checked_game(game)
+    return thaw(_canonical(system(game.kind), replay(game), action, game.rules))
+
+
+def check(game: Game, action: Mapping[str, Any]) -> None:
+    """Raise the :class:`RuleError` / :class:`ActionError` that refuses ``action`` at the
+    game's current position; return ``None`` when it is allowed. Changes nothing."""
+    game = _checked_game(game)
+    mod = system(game.kind)
+    state, rng = _replay(game, game.position)
+    mod.step(state, thaw(_canonical(mod, state, action, game.rules)), game.rules, rng)
+
+
+def can_apply(game: Game, action: Mapping[str, Any]) -> bool:
+    """Whether the rules allow ``action`` now (see :func:`check` for why not)."""
+    try:
+        check(game, action)
+    except (RuleError, ActionError):
+        return False
+    return True
 
 
 def apply(game: Game, action: Mapping[str, Any]) -> Game:
     """The game with ``action`` taken at the current position; the redo stack is dropped.
 
-    Raises :class:`RuleError` / :class:`ActionError` and leaves ``game`` unchanged
-    when the action is refused.
+    The game keeps the canonical form of the action (see :func:`normalize_action`),
+    never the caller's own objects. Raises :class:`RuleError` / :class:`ActionError`
+    and leaves ``game`` unchanged when the action is refused.
     """
+    game = _checked_game(game)
     mod = system(game.kind)
-    if not isinstance(action, Mapping):
-        raise ActionError("An action must be an object with a type")
     state, rng = _replay(game, game.position)
-    action = dict(action)
-    new_state = mod.step(state, action, game.rules, rng)
-    actions = game.actions[: game.position] + (action,)
+    canonical = _canonical(mod, state, action, game.rules)
+    new_state = mod.step(state, thaw(canonical), game.rules, rng)
+    actions = game.actions[: game.position] + (canonical,)
     return replace(game, actions=actions, position=len(actions), _tip=(len(actions), new_state, rng.getstate()))
 
 
 def undo(game: Game) -> Game:
     """One action back (it stays on the redo stack)."""
-    if not game.can_undo:
+    if not _checked_game(game).can_undo:
         raise ValueError("Nothing to undo")
     return replace(game, position=game.position - 1, _tip=None)
 
 
 def redo(game: Game) -> Game:
     """Take the next action of the redo stack again (same dice, same cards)."""
-    if not game.can_redo:
+    if not _checked_game(game).can_redo:
         raise ValueError("Nothing to redo")
     return replace(game, position=game.position + 1, _tip=None)
 
 
 def goto(game: Game, position: int) -> Game:
     """Jump to any point of the history (the later actions stay redoable)."""
-    if not isinstance(position, int) or not 0 <= position <= len(game.actions):
-        raise ValueError(f"No such point in the history: {position}")
+    game = _checked_game(game)
+    if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position <= len(game.actions):
+        raise ValueError(f"No such point in the history: {position!r}")
     return replace(game, position=position, _tip=None)
 
 
 def history(game: Game) -> list[str]:
     """A label for every action of the game (redo stack included), in order."""
-    mod = system(game.kind)
+    mod = system(_checked_game(game).kind)
     state, rng = _start(game)
     labels = []
     for action in game.actions:
@@ -214,15 +441,32 @@ def history(game: Game) -> list[str]:
 def validate(game: Game) -> Game:
     """Check every field and replay every action; returns the canonical game.
 
-    Used on anything that comes from outside (a save, an import, a link). Raises a
-    ``ValueError`` subclass with a player-readable message.
+    Every action (the redo stack included) is replaced by its canonical form, so
+    nothing the rules did not check is kept. Used on anything that comes from
+    outside (a save, an import, a link). Raises a ``ValueError`` subclass with a
+    player-readable message; a refused action's error says at which step.
     """
+    game = _checked_game(game)
+    if not isinstance(game.kind, str):
+        raise UnknownKind(f"Unknown kind of game: {game.kind!r}")
+    if not isinstance(game.actions, tuple):
+        raise GameError("A game's actions must be a list")
+    if not isinstance(game.rules, Mapping) or not isinstance(game.setup, Mapping):
+        raise GameError("A game's rules and setup must be objects")
     checked = new_game(game.kind, game.setup, game.rules, game.seed)
-    if not isinstance(game.position, int) or not 0 <= game.position <= len(game.actions):
-        raise ValueError("The saved position is outside the game's history")
+    if not isinstance(game.position, int) or isinstance(game.position, bool) \
+            or not 0 <= game.position <= len(game.actions):
+        raise GameError("The saved position is outside the game's history")
+    mod = system(game.kind)
+    state, rng = _start(checked)
+    canonical = []
     for index, action in enumerate(game.actions):
         if not isinstance(action, Mapping):
-            raise ActionError(f"Action {index + 1} is not an action")
-    checked = replace(checked, actions=tuple(dict(a) for a in game.actions), position=game.position)
-    _replay(checked, len(checked.actions))  # every action, the redo stack included
-    return checked
+            raise ActionError(f"Step {index + 1} is not an action")
+        try:
+            action = _canonical(mod, state, action, checked.rules)
+            state = mod.step(state, thaw(action), checked.rules, rng)
+        except (RuleError, ActionError) as err:
+            raise type(err)(*_err_args(err, index)) from None
+        canonical.append(action)
+    return replace(checked, actions=tuple(canonical), position=game.position)

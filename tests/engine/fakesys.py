@@ -58,6 +58,15 @@ def _next(state: dict) -> int:
     return (state["turn"] + 1) % len(state["players"])
 
 
+def normalize_action(state: dict, action: Mapping[str, Any], rules: Mapping[str, Any]) -> dict:
+    """The canonical action: its type in lower case without spaces (``" Roll "`` → ``"roll"``)."""
+    kind = action.get("type")
+    if isinstance(kind, str):
+        action = {**action, "type": kind.strip().lower()}
+    step(state, action, rules, None)  # the same refusals as step (a roll needs no generator to be checked)
+    return dict(action)
+
+
 def step(state: dict, action: Mapping[str, Any], rules: Mapping[str, Any], rng) -> dict:
     if not isinstance(action, Mapping):
         raise ActionError("An action must be an object")
@@ -85,6 +94,8 @@ def step(state: dict, action: Mapping[str, Any], rules: Mapping[str, Any], rng) 
         scores[turn] += amount
         new = {**state, "scores": tuple(scores), "bonus": tuple(bonus), "last": None}
     else:
+        if rng is None:
+            return state  # only checked (normalize_action)
         die = rng.randint(1, 6)
         if die == 1 and rules["ones_lose"]:
             return {**state, "turn": _next(state), "last": die}

@@ -141,3 +141,19 @@ def test_every_card_round_trips_through_its_token_and_label(card):
 def test_parse_cards_reads_any_separated_list(hand, seps):
     text = "".join(str(card) + sep for card, sep in zip(hand, seps))
     assert parse_cards(text) == hand
+
+
+# --------------------------------------------------------------------------- issue 20
+
+def test_clean_cards_takes_cards_and_tokens_alike_and_refuses_a_card_twice():
+    from engine.cards import clean_cards
+
+    ace, king = parse_cards("AS KH")
+    assert clean_cards([ace, "kh"]) == (ace, king) == clean_cards("as KH") == clean_cards(iter(["AS", king]))
+    assert clean_cards(ace) == (ace,)
+    with pytest.raises(CardError, match="A♠ is given twice"):
+        clean_cards(["AS", ace])
+    assert clean_cards(["AS", ace], unique=False) == (ace, ace)
+    for bad in (None, 5, [None], ["ZZ"], [["AS"]]):
+        with pytest.raises(CardError):
+            clean_cards(bad)

@@ -97,7 +97,7 @@ def test_goto_and_history_browse_without_losing_later_steps():
 def test_validate_replays_everything_and_names_the_bad_action():
     game = run(dice(), ["roll", "roll"])
     bad = g.Game(game.kind, game.seed, game.rules, game.setup, game.actions + ({"type": "bonus", "amount": 9},), 3)
-    with pytest.raises(g.ActionError, match=r"\(action 3\)"):
+    with pytest.raises(g.ActionError, match=r"\(step 3\)"):
         g.validate(bad)
     assert g.validate(game) == game
     with pytest.raises(ValueError):
@@ -111,10 +111,10 @@ def test_validate_checks_the_redo_stack_too():
     second_bonus = {"type": "bonus", "amount": 1}  # D3: the same player's second bonus
     for position in (0, 1, 3):
         bad = g.Game(game.kind, game.seed, game.rules, game.setup, game.actions + (second_bonus,), position)
-        with pytest.raises(g.RuleError, match=r"^D3: .*\(action 4\)$"):
+        with pytest.raises(g.RuleError, match=r"^D3: .*\(step 4\)$"):
             g.validate(bad)
     malformed = g.Game(game.kind, game.seed, game.rules, game.setup, game.actions + ({"type": "fly"},), 2)
-    with pytest.raises(g.ActionError, match=r"Unknown action: 'fly' \(action 4\)"):
+    with pytest.raises(g.ActionError, match=r"Unknown action: 'fly' \(step 4\)"):
         g.validate(malformed)
     # the same redo stack with a legal move is accepted and kept, position unchanged
     fine = g.Game(game.kind, game.seed, game.rules, game.setup, game.actions + ({"type": "roll"},), 1)
@@ -201,3 +201,102 @@ def test_every_system_has_the_session_protocol(kind):
     for name in ("VARIANTS", "normalize_setup", "start", "step", "describe", "public_game"):
         assert hasattr(mod, name), f"{kind} lacks {name}"
     assert isinstance(mod.SPECTATOR_VIEW, str) and mod.SPECTATOR_VIEW.endswith(".")
+
+
+# --------------------------------------------------------------------------- games as values (issue 20)
+
+def test_a_game_owns_deep_copies_the_caller_cannot_change():
+    players = ["Ann", "Bo"]
+    game = g.new_game("testdice", {"players": players}, None, 3)
+    players.append("Cy")
+    action = {"type": "bonus", "amount": 2}
+    game = g.apply(game, action)
+    action["amount"] = 3
+    assert game.setup["players"] == ["Ann", "Bo"] and game.actions[0]["amount"] == 2
+    with pytest.raises(TypeError):
+        game.setup["players"].append("Dee")
+    with pytest.raises(TypeError):
+        game.actions[0]["amount"] = 3
+    with pytest.raises(TypeError):
+        game.rules["target"] = 10
+    import copy
+    import json
+    thawed = copy.deepcopy(game.setup)
+    thawed["players"].append("Dee")  # a deep copy is the caller's own, changeable
+    assert game.setup["players"] == ["Ann", "Bo"]
+    assert json.dumps(game.setup) == '{"players": ["Ann", "Bo"]}'
+    fresh = g.Game(game.kind, game.seed, game.rules, game.setup, game.actions, game.position)
+    assert g.replay(fresh) == g.replay(game)
+
+
+def test_apply_stores_the_canonical_action():
+    game = g.apply(dice(), {"type": " Roll "})
+    assert game.actions[-1] == {"type": "roll"}
+    assert g.normalize_action(game, {"type": "PASS"}) == {"type": "pass"}
+    bad = g.Game(game.kind, game.seed, game.rules, game.setup, game.actions + ({"type": "PASS"},), 2)
+    assert g.validate(bad).actions[-1] == {"type": "pass"}
+
+
+def test_check_and_can_apply_answer_without_changing_anything():
+    game = run(dice(), ["bonus"])
+    game = g.apply(g.apply(game, {"type": "pass"}), {"type": "pass"})
+    assert g.can_apply(game, {"type": "roll"})
+    assert g.check(game, {"type": "roll"}) is None
+    assert not g.can_apply(game, {"type": "bonus", "amount": 1})
+    with pytest.raises(g.RuleError, match="^D3: "):
+        g.check(game, {"type": "bonus", "amount": 1})
+    assert not g.can_apply(game, {"type": "fly"}) and len(game.actions) == 3
+
+
+@pytest.mark.parametrize("call", [
+    lambda: g.new_game("testdice", {"players": ["A", "B"]}, 5, 1),
+    lambda: g.new_game("testdice", {"players": ["A", "B"]}, [1, 2]),
+    lambda: g.new_game("testdice", {"players": ["A", "B"]}, None, "7"),
+    lambda: g.new_game("testdice", {"players": ["A", "B"]}, None, True),
+    lambda: g.new_game("testdice", {"players": ["A", "B"]}, None, 2**128),
+    lambda: g.new_game("testdice", None),
+    lambda: g.new_game("testdice", ["A", "B"]),
+    lambda: g.new_game(None, {}),
+    lambda: g.apply(None, {"type": "roll"}),
+    lambda: g.apply(dice(), None),
+    lambda: g.apply(dice(), {"type": "roll", "at": object()}),
+    lambda: g.apply(dice(), {"type": "roll", 3: "x"}),
+    lambda: g.apply(dice(), {"type": "roll", "x": float("nan")}),
+    lambda: g.undo("game"),
+    lambda: g.goto(dice(), "2"),
+    lambda: g.goto(dice(), True),
+    lambda: g.replay(dice(), "1"),
+    lambda: g.history(None),
+    lambda: g.validate(None),
+    lambda: g.validate(g.Game("testdice", 1, {}, {"players": ["A", "B"]}, None)),
+    lambda: g.validate(g.Game("testdice", 1, {}, {"players": ["A", "B"]}, 5)),
+    lambda: g.validate(g.Game("testdice", 1, None, {"players": ["A", "B"]})),
+    lambda: g.validate(g.Game("testdice", 1, {}, {"players": ["A", "B"]}, [{"type": "roll"}], "1")),
+    lambda: g.validate(g.Game("testdice", 1, {}, {"players": ["A", "B"]}, ["roll"], 1)),
+    lambda: g.validate(g.Game(7, 1, {}, {})),
+])
+def test_bad_arguments_are_refused_with_a_value_error(call):
+    """One bad-input contract (issue 20): a ValueError subclass, never TypeError & co."""
+    with pytest.raises(ValueError) as info:
+        call()
+    assert type(info.value) is not ValueError or str(info.value)
+    assert str(info.value)
+
+
+def test_the_apps_seeds_are_128_bits_and_old_or_typed_seeds_still_open():
+    seeds = {g.new_seed() for _ in range(50)}
+    assert len(seeds) == 50 and all(s.bit_length() == 128 and g.seed_is_secret(s) for s in seeds)
+    assert dice(seed=None).seed.bit_length() == 128
+    for old in (0, 7, 2**32 - 1):
+        game = dice(seed=old)
+        assert not g.seed_is_secret(game.seed) and g.validate(game) == game
+    assert not g.seed_is_secret(2**127 - 1) and g.seed_is_secret(2**128 - 1)
+    big = run(dice(seed=2**128 - 1), ["roll"] * 4)
+    assert g.validate(big) == big
+
+
+def test_is_spectator_reads_the_setup_marker():
+    game = dice()
+    assert not g.is_spectator(game) and not g.is_spectator(None)
+    marked = g.Game(game.kind, game.seed, game.rules, {**game.setup, "spectator": True})
+    assert g.is_spectator(marked)

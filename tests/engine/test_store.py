@@ -323,8 +323,8 @@ def test_import_over_the_real_size_cap_writes_nothing(store):
 @pytest.mark.parametrize("raw, message", [
     ("{this is not json", "This save is damaged"),
     ('{"app": "conflict-table", "schema": 2, "kind": "testdice"}', "'seed' should be"),
-    (None, "move the rules do not allow"),  # filled in below: a save whose actions break the rules
-    (2, "move the rules do not allow"),  # the same, with the bad action on the redo stack (position 2)
+    (None, "this game breaks D3 at step"),  # filled in below: a save whose actions break the rules
+    (2, "this game breaks D3 at step"),  # the same, with the bad action on the redo stack (position 2)
 ])
 def test_damaged_entry_is_backed_up(store, raw, message):
     good = store.create(dice(ops=["roll"]), name="Good")
@@ -340,7 +340,7 @@ def test_damaged_entry_is_backed_up(store, raw, message):
 
     infos = store.list("testdice")
     assert {i.id for i in infos} == {good, bad}
-    if "rules" not in message:  # listing does not replay, so only unreadable saves show as damaged
+    if "breaks" not in message:  # listing does not replay, so only unreadable saves show as damaged
         damaged = next(i for i in infos if i.id == bad)
         assert damaged.damaged and message in damaged.problem
 

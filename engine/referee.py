@@ -1,0 +1,100 @@
+"""The referee's tools: one way for every system to read the fields of an action.
+
+A system's ``normalize_action`` (see :mod:`engine.game`) checks an action's exact
+shape with these and returns its canonical form; ``step`` refuses the same
+things. A malformed action (unknown type or field, wrong type, a number out of
+range) is an :class:`~engine.game.ActionError`; a move the rules forbid is a
+:class:`~engine.game.RuleError` citing its clause. Messages are for players.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+from .cards import Card, CardError, clean_cards, parse_card
+from .game import ActionError, RuleError
+from .text import text_problem
+
+
+def action_type(action: Any, types: Iterable[str]) -> str:
+    """The ``type`` of ``action``, one of ``types`` (an :class:`ActionError` otherwise)."""
+    types = tuple(types)
+    if not isinstance(action, Mapping):
+        raise ActionError("An action must be an object with a type")
+    kind = action.get("type")
+    if not isinstance(kind, str) or kind not in types:
+        raise ActionError(f"Unknown action type: {kind!r} ({', '.join(types)})")
+    return kind
+
+
+def only(action: Mapping[str, Any], required: Iterable[str] = (), optional: Iterable[str] = ()) -> None:
+    """Refuse an action that lacks one of ``required`` or carries a field that is
+    neither ``required``, ``optional`` nor ``type``."""
+    required, optional = tuple(required), tuple(optional)
+    kind = action.get("type")
+    for key in required:
+        if key not in action:
+            raise ActionError(f"A {kind} action needs its '{key}'")
+    known = {"type", *required, *optional}
+    unknown = sorted(str(key) for key in action if key not in known)
+    if unknown:
+        fields = ", ".join(["type", *required, *optional])
+        raise ActionError(f"A {kind} action has no field '{unknown[0]}' (its fields: {fields})")
+
+
+def _refusal(rule: str | None, message: str) -> ValueError:
+    return RuleError(rule, message) if rule else ActionError(message[:1].upper() + message[1:])
+
+
+def whole(value: Any, what: str, low: int, high: int, *, rule: str | None = None) -> int:
+    """``value`` as a whole number from ``low`` to ``high`` (``True`` is not a number).
+
+    Refused with ``RuleError(rule, …)`` when ``rule`` is given (a number a player typed
+    that the rules bound), an :class:`ActionError` otherwise.
+    """
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        shown = repr(value) if not isinstance(value, int) or abs(value) < 10**12 else "a huge number"
+        raise _refusal(rule, f"{what} must be a whole number from {low} to {high} (got {shown})")
+    return int(value)
+
+
+def flag(value: Any, what: str) -> bool:
+    """``value`` as ``True`` or ``False`` (nothing else)."""
+    if not isinstance(value, bool):
+        raise ActionError(f"{what[:1].upper() + what[1:]} must be true or false (got {value!r})")
+    return value
+
+
+def one_of(value: Any, what: str, choices: Iterable[Any]) -> Any:
+    """``value`` when it is one of ``choices`` (compared with its type: ``True`` is not 1)."""
+    choices = tuple(choices)
+    for choice in choices:
+        if value == choice and type(value) is type(choice):
+            return choice
+    shown = ", ".join(repr(c) for c in choices)
+    raise ActionError(f"{what[:1].upper() + what[1:]} must be one of {shown} (got {value!r})")
+
+
+def card(value: Any, what: str = "the card") -> Card:
+    """One card from a :class:`Card` or a token (``"as"`` → A♠)."""
+    try:
+        return parse_card(value)
+    except CardError as err:
+        raise ActionError(f"{what[:1].upper() + what[1:]}: {err}") from None
+
+
+def cards(value: Any, what: str = "the cards", *, unique: bool = True) -> tuple[Card, ...]:
+    """Cards from a list of :class:`Card` s or tokens (each once, when ``unique``)."""
+    if isinstance(value, str) or not isinstance(value, (list, tuple)):
+        raise ActionError(f"{what[:1].upper() + what[1:]} must be a list of cards (got {value!r})")
+    try:
+        return clean_cards(value, unique=unique, what=what)
+    except CardError as err:
+        raise ActionError(str(err)) from None
+
+
+def line(value: Any, what: str, max_len: int) -> str:
+    """One line of text of at most ``max_len`` characters (a log's "why" …)."""
+    if not isinstance(value, str) or len(value) > max_len or text_problem(value):
+        raise ActionError(f"{what[:1].upper() + what[1:]} must be one line of text (at most {max_len} characters)")
+    return value

@@ -2,9 +2,9 @@
 
 Saves
 -----
-The saved form of a game (schema 2, :data:`SCHEMA_VERSION`) is one JSON object::
+The saved form of a game (schema 3, :data:`SCHEMA_VERSION`) is one JSON object::
 
-    {"app": "conflict-table", "schema": 2,
+    {"app": "conflict-table", "schema": 3,
      "kind": "conflict", "seed": 12345,
      "rules": {...}, "setup": {...},
      "actions": [{...}, ...], "position": 7,
@@ -28,17 +28,24 @@ is the prototype's shape (Conflict Table 0.0.x), kept readable::
 
 It has no ``app`` marker and no position: every action of the log is in force.
 
+Schema 2 has the shape of schema 3; its games were played before the rulings of
+the integrity audit (issue 20: every action checked and stored in canonical form,
+rulings such as CMP-4's pool refill and AI-19's fallback). Upgrading one hands
+it to its system's ``upgrade`` (see :mod:`engine.game`), which makes it replay
+as it was played and says so in its history.
+
 Everything read from outside is checked field by field, then replayed with
 :func:`engine.game.validate`; any failure becomes a :class:`SaveError` whose
 message a player understands.
 
 Share links
 -----------
-:func:`encode_share` packs a game into ``"2"`` + base64url (no ``=`` padding) of
+:func:`encode_share` packs a game into ``"3"`` + base64url (no ``=`` padding) of
 ``zlib``-compressed compact JSON with one-letter keys (``k`` kind, ``s`` seed,
 ``r`` rules, ``u`` setup, ``a`` actions, ``p`` position — left out when every
-action is in force). The leading character is the link format: ``"3"`` … ``"9"``
-are kept for later versions of the app. :func:`decode_share` refuses anything
+action is in force). The leading character is the link format: ``"2"`` links
+(from before schema 3) are upgraded like schema-2 saves; ``"4"`` … ``"9"`` are
+kept for later versions of the app. :func:`decode_share` refuses anything
 else with a :class:`ShareError` and never raises any other exception.
 
 Names and other text inside a game are plain data: they are kept verbatim here
@@ -62,10 +69,12 @@ from .rules import SettingsError, resolve_rules
 APP = "conflict-table"
 
 #: The save format this version writes.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 #: The share-link format this version writes (first character of a payload).
-SHARE_VERSION = "2"
+SHARE_VERSION = "3"
+#: Older link formats still read, with the save schema their games correspond to.
+OLD_SHARE_VERSIONS = {"2": 2}
 
 #: Longest share payload accepted, in characters.
 MAX_SHARE_CHARS = 20_000
@@ -324,8 +333,45 @@ def migrate_v1_to_v2(data: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+_GAME_KEYS = ("kind", "seed", "rules", "setup", "actions", "position")
+
+
+def upgrade_game(data: Mapping[str, Any], schema: int) -> dict[str, Any]:
+    """A game (a dict with the long keys of :data:`_GAME_KEYS`) saved under ``schema``,
+    upgraded by its system's ``upgrade`` to replay in this version as it was played.
+
+    Nothing is checked here (that comes after); a system that cannot upgrade it
+    leaves it for the checks to refuse.
+    """
+    out = dict(data)
+    if schema >= 3:
+        return out
+    kind = out.get("kind")
+    if not isinstance(kind, str) or kind not in game_mod.SYSTEM_MODULES:
+        return out
+    try:
+        mod = game_mod.system(kind)
+    except UnknownKind:
+        return out
+    upgrade = getattr(mod, "upgrade", None)
+    if upgrade is None:
+        return out
+    try:
+        upgraded = upgrade({key: out[key] for key in _GAME_KEYS if key in out})
+    except Exception:  # an old game its system cannot read: the checks that follow say why
+        return out
+    if isinstance(upgraded, Mapping):
+        out.update(upgraded)
+    return out
+
+
+def migrate_v2_to_v3(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Schema 2 → 3: the same shape; the game goes through its system's ``upgrade``."""
+    return {**upgrade_game(data, 2), "schema": 3}
+
+
 #: Upgrades, by the schema they upgrade *from*; applied in order up to SCHEMA_VERSION.
-MIGRATIONS: dict[int, Callable[[Mapping[str, Any]], dict[str, Any]]] = {1: migrate_v1_to_v2}
+MIGRATIONS: dict[int, Callable[[Mapping[str, Any]], dict[str, Any]]] = {1: migrate_v1_to_v2, 2: migrate_v2_to_v3}
 
 _V2_KEYS = {"app", "schema", "kind", "seed", "rules", "setup", "actions", "position", "meta"}
 
@@ -479,8 +525,9 @@ def encode_share(game: Game) -> str:
     return SHARE_VERSION + packed
 
 
-def _unpack_share(payload: Any) -> Any:
-    """The JSON data inside a payload; raises ShareError for everything up to parsing."""
+def _unpack_share(payload: Any) -> tuple[Any, int]:
+    """The JSON data inside a payload and the save schema of its format; raises
+    ShareError for everything up to parsing."""
     if payload is None:
         raise ShareError("This link has no game in it", "empty")
     if not isinstance(payload, str):
@@ -492,8 +539,8 @@ def _unpack_share(payload: Any) -> Any:
         raise ShareError(f"This link is too large to open (more than {MAX_SHARE_CHARS:,} characters)",
                          "too-large")
     head, body = payload[0], payload[1:]
-    if head != SHARE_VERSION:
-        if head in "3456789":
+    if head != SHARE_VERSION and head not in OLD_SHARE_VERSIONS:
+        if head in "456789":
             raise ShareError("This link is from a newer version of Conflict Table; update the app to open it",
                              "newer")
         raise ShareError("This is not a Conflict Table link", "not-a-link")
@@ -521,7 +568,7 @@ def _unpack_share(payload: Any) -> Any:
     except UnicodeDecodeError:
         raise ShareError(_DAMAGED_LINK) from None
     try:
-        return _parse_json(text)
+        return _parse_json(text), OLD_SHARE_VERSIONS.get(head, SCHEMA_VERSION)
     except _Problem as problem:
         raise ShareError(f"This link is damaged: {problem.detail}") from None
 
@@ -532,7 +579,7 @@ def decode_share(payload: str) -> Game:
     Raises :class:`ShareError` — and nothing else, whatever ``payload`` is.
     """
     try:
-        data = _unpack_share(payload)
+        data, schema = _unpack_share(payload)
         try:
             if not isinstance(data, dict):
                 raise _Problem("it does not hold a game")
@@ -542,7 +589,7 @@ def decode_share(payload: str) -> Game:
             for key in ("k", "s", "u", "a"):
                 if key not in data:
                     raise _Problem(f"'{_LONG[key]}' is missing")
-            game = _check_game_fields({_LONG[k]: v for k, v in data.items()})
+            game = _check_game_fields(upgrade_game({_LONG[k]: v for k, v in data.items()}, schema))
             return _check_rules(game)
         except _Problem as problem:
             if problem.reason == "damaged":

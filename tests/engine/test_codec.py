@@ -119,7 +119,7 @@ def test_save_round_trip(game, name):
 @given(games())
 def test_share_round_trip(game):
     payload = codec.encode_share(game)
-    assert payload.startswith("2")
+    assert payload.startswith("3")
     assert re.fullmatch(r"[A-Za-z0-9_-]+", payload)
     back = codec.decode_share(payload)
     assert back == game
@@ -132,7 +132,7 @@ def test_saved_form_shape():
     game = play(new(), ["roll", "pass", "roll", "undo"])
     data = codec.game_to_dict(game, {"name": "Friday", "created": 1, "updated": 2})
     assert data == {
-        "app": "conflict-table", "schema": 2, "kind": "testdice", "seed": 7,
+        "app": "conflict-table", "schema": 3, "kind": "testdice", "seed": 7,
         "rules": {"target": 20, "ones_lose": False}, "setup": {"players": ["Ann", "Bo"]},
         "actions": [{"type": "roll"}, {"type": "pass"}, {"type": "roll"}], "position": 2,
         "meta": {"name": "Friday", "created": 1, "updated": 2},
@@ -297,8 +297,8 @@ def test_real_save_size_cap_and_its_message():
 
 
 def test_newer_schema_refused_as_text():
-    text = json.dumps({**valid_dict(), "schema": 3, "whatever": {"new": "shape"}})
-    with pytest.raises(SaveError, match=r"newer version of Conflict Table \(schema 3\)"):
+    text = json.dumps({**valid_dict(), "schema": 4, "whatever": {"new": "shape"}})
+    with pytest.raises(SaveError, match=r"newer version of Conflict Table \(schema 4\)"):
         codec.loads(text)
 
 
@@ -329,8 +329,8 @@ V1 = {
 
 
 def test_migrations_registry():
-    assert codec.SCHEMA_VERSION == 2
-    assert codec.MIGRATIONS == {1: codec.migrate_v1_to_v2}
+    assert codec.SCHEMA_VERSION == 3
+    assert codec.MIGRATIONS == {1: codec.migrate_v1_to_v2, 2: codec.migrate_v2_to_v3}
 
 
 def test_v1_to_v2():
@@ -342,7 +342,7 @@ def test_v1_to_v2():
     assert meta == {"name": "Old Friday game", "created": 1_600_000_000_250, "updated": 1_600_000_000_250}
     # Saving again writes the current schema.
     data = json.loads(codec.dumps(game, meta))
-    assert data["schema"] == 2 and data["app"] == "conflict-table"
+    assert data["schema"] == 3 and data["app"] == "conflict-table"
 
 
 def test_v1_minimal():
@@ -384,7 +384,7 @@ def good_payload():
     (42, "not-a-link", "This is not a Conflict Table link"),
     ("hello", "not-a-link", "This is not a Conflict Table link"),
     ("https://example.com/#2abc", "not-a-link", "This is not a Conflict Table link"),
-    ("3eNqrVgIAAD0AHg", "newer", "This link is from a newer version of Conflict Table; update the app to open it"),
+    ("4eNqrVgIAAD0AHg", "newer", "This link is from a newer version of Conflict Table; update the app to open it"),
     ("9", "newer", "newer version"),
     ("2", "damaged", LINK_DAMAGED),
     ("2abc!", "damaged", LINK_DAMAGED),
@@ -572,3 +572,58 @@ def test_too_many_actions_are_refused_in_saves_and_links():
     save["actions"] = [{"type": "roll"}] * (codec.MAX_ACTIONS + 1)
     with pytest.raises(SaveError, match="more than 10,000 actions"):
         codec.loads(json.dumps(save))
+
+
+# --------------------------------------------------------------------------- schema 3 (issue 20)
+
+def _old_link(game) -> str:
+    """A share payload as the previous version wrote it ("2" links: schema-2 games)."""
+    import base64
+    import zlib
+
+    data = codec.game_to_dict(game)
+    short = {"k": data["kind"], "s": data["seed"], "r": data["rules"], "u": data["setup"], "a": data["actions"]}
+    raw = json.dumps(short, separators=(",", ":")).encode()
+    return "2" + base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode().rstrip("=")
+
+
+def test_old_saves_and_links_go_through_their_systems_upgrade(monkeypatch):
+    """A schema-2 save or a "2" link is handed to the system's ``upgrade`` (which makes an
+    old game replay as it was played); a schema-3 one is not."""
+    import tests.engine.fakesys as fakesys
+
+    seen = []
+
+    def upgrade(data):
+        seen.append(data["kind"])
+        return {**data, "rules": {**data["rules"], "target": 10}}
+
+    monkeypatch.setattr(fakesys, "upgrade", upgrade, raising=False)
+    game = play(new(), ["roll", "pass"])
+    old = {**codec.game_to_dict(game), "schema": 2}
+    upgraded, _ = codec.game_from_dict(old)
+    assert upgraded.rules["target"] == 10 and seen == ["testdice"]
+    assert codec.game_from_dict(codec.game_to_dict(game))[0].rules == game.rules and len(seen) == 1
+    linked = codec.decode_share(_old_link(game))
+    assert linked.rules["target"] == 10 and linked.actions == game.actions and len(seen) == 2
+    assert codec.decode_share(codec.encode_share(game)) == game and len(seen) == 2
+
+
+def test_an_upgrade_that_fails_leaves_the_game_to_the_checks(monkeypatch):
+    import tests.engine.fakesys as fakesys
+
+    def upgrade(data):
+        raise KeyError("boom")
+
+    monkeypatch.setattr(fakesys, "upgrade", upgrade, raising=False)
+    game = play(new(), ["roll"])
+    assert codec.game_from_dict({**codec.game_to_dict(game), "schema": 2})[0] == game
+    assert codec.decode_share(_old_link(game)) == game
+
+
+def test_an_impossible_game_in_a_link_names_its_clause_and_step():
+    game = play(new(), ["bonus1", "pass", "pass"])
+    bad = game_mod.Game(game.kind, game.seed, game.rules, game.setup,
+                        game.actions + ({"type": "bonus", "amount": 1},), 4)
+    with pytest.raises(ShareError, match=r"this game breaks D3 at step 4: Each player may take a bonus only once"):
+        codec.decode_share(codec.encode_share(bad))

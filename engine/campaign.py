@@ -442,7 +442,7 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
     """
     if not isinstance(setup, Mapping):
         raise SetupError("The setup must be an object with named fields")
-    unknown = sorted(str(k) for k in setup if k not in ("players", "dummy", "reveal"))
+    unknown = sorted(str(k) for k in setup if k not in ("players", "dummy", "reveal", "spectator"))
     if unknown:
         raise SetupError(f"Setup: unknown field {unknown[0]!r}")
     dummy = setup.get("dummy", False)
@@ -456,6 +456,11 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"players": names, "dummy": dummy}
     if "reveal" in setup and setup["reveal"] is not None:
         out["reveal"] = _reveal(setup["reveal"])
+    spectator = setup.get("spectator", "reveal" in out)
+    if not isinstance(spectator, bool) or spectator != ("reveal" in out):
+        raise SetupError("Setup: 'spectator' is true exactly for a spectator's copy (the one with 'reveal')")
+    if spectator:
+        out["spectator"] = True
     return out
 
 
@@ -995,6 +1000,7 @@ def public_game(game: Game) -> Game:
         kind = action.get("type") if isinstance(action, Mapping) else None
         if kind in _PUBLIC_FIELDS:
             kept.append({key: action[key] for key in _PUBLIC_FIELDS[kind] if key in action})
-    setup = normalize_setup({k: v for k, v in game.setup.items() if k != "reveal"})
+    setup = normalize_setup({k: v for k, v in game.setup.items() if k not in ("reveal", "spectator")})
     setup["reveal"] = reveal
+    setup["spectator"] = True
     return replace(game, seed=0, setup=setup, actions=tuple(kept), position=len(kept), _tip=None)

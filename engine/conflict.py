@@ -606,7 +606,7 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
     ``aggressor`` 0, ``deck`` "app", an organization's ``location`` "".
     """
     setup = _mapping(setup, "The setup")
-    _check_keys(setup, {"sides", "scope", "aggressor", "deck"}, "Setup")
+    _check_keys(setup, {"sides", "scope", "aggressor", "deck", "spectator"}, "Setup")
     if "sides" not in setup:
         raise SetupError("Setup: the sides are missing")
     sides = _list(setup["sides"], "Setup", "sides")
@@ -675,7 +675,21 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
             if out_side.get("controller") == "app":
                 raise SetupError(f"Side {s + 1} ({out_side['name']}): the app cannot hold real cards — "
                                  "choose the app deck for a side the app plays")
-    return {"sides": out_sides, "scope": scope, "aggressor": aggressor, "deck": deck}
+    out = {"sides": out_sides, "scope": scope, "aggressor": aggressor, "deck": deck}
+    if _spectator_flag(setup, deck):
+        out["spectator"] = True
+    return out
+
+
+def _spectator_flag(setup: Mapping[str, Any], deck: str) -> bool:
+    """``"spectator": true`` marks a spectator's copy (:func:`public_game`): table-deck
+    mode, read-only. Absent (or false) for every game played at a table."""
+    flag = setup.get("spectator", False)
+    if not isinstance(flag, bool):
+        raise SetupError("Setup: 'spectator' must be true (a spectator's copy) or false")
+    if flag and deck != "table":
+        raise SetupError("Setup: a spectator's copy holds no hidden cards: its deck is 'table'")
+    return flag
 
 
 #: Who plays a side (setup ``"controller"``): people at the table, or the app (solo).
@@ -1443,6 +1457,7 @@ def public_game(game: Game) -> Game:
         kept.append({key: action[key] for key in _PUBLIC_FIELDS[kind] if key in action})
     setup = normalize_setup(game.setup)
     setup["deck"] = "table"
+    setup["spectator"] = True
     for side in setup["sides"]:  # a spectator watches: nobody plays for the app there
         side.pop("controller", None)
         side.pop("level", None)

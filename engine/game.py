@@ -345,6 +345,11 @@ def _err_args(err: ValueError, index: int) -> tuple:
     return (f"{err} (step {index + 1})",)
 
 
+#: Why a spectator's copy takes no move.
+READ_ONLY = ("This is a spectator's copy: it shows what the table could see and takes no moves "
+             "(open the full game's link to play on)")
+
+
 def _checked_game(game: Any) -> Game:
     if not isinstance(game, Game):
         raise GameError(f"Not a game: {type(game).__name__} (make one with new_game)")
@@ -375,6 +380,8 @@ def check(game: Game, action: Mapping[str, Any]) -> None:
     """Raise the :class:`RuleError` / :class:`ActionError` that refuses ``action`` at the
     game's current position; return ``None`` when it is allowed. Changes nothing."""
     game = _checked_game(game)
+    if is_spectator(game):
+        raise ActionError(READ_ONLY)
     mod = system(game.kind)
     state, rng = _replay(game, game.position)
     mod.step(state, thaw(_canonical(mod, state, action, game.rules)), game.rules, rng)
@@ -397,6 +404,8 @@ def apply(game: Game, action: Mapping[str, Any]) -> Game:
     and leaves ``game`` unchanged when the action is refused.
     """
     game = _checked_game(game)
+    if is_spectator(game):
+        raise ActionError(READ_ONLY)
     mod = system(game.kind)
     state, rng = _replay(game, game.position)
     canonical = _canonical(mod, state, action, game.rules)

@@ -488,13 +488,17 @@ def test_spectator_copy_shows_the_same_public_table(seed, dummy, choice_seed, cu
 
 def test_spectator_copy_cannot_play_past_the_link():
     public = cmp.public_game(new(9))
-    # Battle 2's stakes were not in the link: the spectator sees up to the share, no further.
-    with pytest.raises(RuleError, match="CMP-2: this spectator view ends here"):
+    # A spectator's copy is read-only (issue 21) ...
+    with pytest.raises(games.ActionError, match="spectator's copy"):
         apply(public, {"type": "battle", "winner": None})
-    g = apply(public, {"type": "battle", "winner": 0, "troops": 2})  # spoils: nothing drawn yet
+    # ... and its system could not go on anyway: battle 2's stakes were not in the link.
+    state = replay(public)
     with pytest.raises(RuleError, match="CMP-2: this spectator view ends here"):
-        apply(g, {"type": "take", "stake": True, "pool": None})
-    assert cmp.treaty_chances(replay(public), 0) == {}
+        cmp.step(state, {"type": "battle", "winner": None}, public.rules, None)
+    spoils = cmp.step(state, {"type": "battle", "winner": 0, "troops": 2}, public.rules, None)
+    with pytest.raises(RuleError, match="CMP-2: this spectator view ends here"):
+        cmp.step(spoils, {"type": "take", "stake": True, "pool": None}, public.rules, None)
+    assert cmp.treaty_chances(state, 0) == {}
 
 
 def test_spectator_copy_drops_the_redo_stack():

@@ -300,3 +300,20 @@ def test_is_spectator_reads_the_setup_marker():
     assert not g.is_spectator(game) and not g.is_spectator(None)
     marked = g.Game(game.kind, game.seed, game.rules, {**game.setup, "spectator": True})
     assert g.is_spectator(marked)
+
+
+@pytest.mark.parametrize("kind", ["conflict", "campaign"])
+def test_a_spectators_copy_takes_no_move(kind):
+    """Issue 21: a spectator copy is read-only in the engine too (the views offer no move)."""
+    from engine import campaign
+
+    setup = conflict.purple_dragon_setup() if kind == "conflict" else {"players": ["Ann", "Ben"]}
+    game = g.new_game(kind, setup, None, 4)
+    copy = g.system(kind).public_game(game)
+    assert g.is_spectator(copy) and not g.is_spectator(game)
+    move = ({"type": "discard", "side": 1, "player": 0, "cards": []} if kind == "conflict"
+            else {"type": "battle", "winner": 0, "troops": 3})
+    assert g.can_apply(game, move) and not g.can_apply(copy, move)
+    with pytest.raises(g.ActionError, match="spectator's copy"):
+        g.apply(copy, move)
+    assert campaign  # imported for its system registration

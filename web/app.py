@@ -19,6 +19,9 @@ from web.dom import Root, Serial, button, h
 from web.routing import parse_hash
 from web.store import MemoryStorage, Store, WebStorage
 
+#: The arrow keys and the (row, column) step each makes in a grid of cards.
+ARROWS = {"ArrowLeft": (0, -1), "ArrowRight": (0, 1), "ArrowUp": (-1, 0), "ArrowDown": (1, 0)}
+
 #: Controls whose value is typed: taken from their "input" events only.
 TEXT_TYPES = {"text", "number", "search", "tel", "email", "url", "password", "textarea"}
 
@@ -272,8 +275,11 @@ class App:
         return job
 
     def on_key(self, event):
-        """Escape closes what is open (a drawer, a question); Ctrl/⌘+Z undoes,
-        Ctrl/⌘+Shift+Z or Ctrl+Y redoes (not while typing in a field)."""
+        """Escape closes what is open (a drawer, a question); the arrow keys move between
+        the cards of a picker; Ctrl/⌘+Z undoes, Ctrl/⌘+Shift+Z or Ctrl+Y redoes (not
+        while typing in a field)."""
+        if str(event.key) in ARROWS and not (event.ctrlKey or event.metaKey or event.altKey):
+            return self._grid_move(event)
         if str(event.key) == "Escape" and not (event.ctrlKey or event.metaKey or event.altKey):
             view = self.views.get(self.route)
             escape = getattr(view, "escape", None) or getattr(getattr(view, "session", None), "escape", None)
@@ -299,6 +305,29 @@ class App:
             return None
         event.preventDefault()
         return lambda: self.dispatch(action, None, None, None)
+
+    def _grid_move(self, event):
+        """An arrow key on a cell of a ``data-grid`` (the 52-card picker, web/views/cards.py):
+        the focus goes to the neighbouring cell (same rank on the next row, kept within the
+        row's length). Only the focus moves; nothing is chosen."""
+        cell = self._target(event, "data-cell")
+        grid = platform.py(cell.closest("[data-grid]")) if cell is not None else None
+        if grid is None:
+            return None
+        try:
+            row, col = (int(part) for part in str(cell.getAttribute("data-cell")).split(","))
+        except ValueError:
+            return None
+        d_row, d_col = ARROWS[str(event.key)]
+        event.preventDefault()
+        row, col = row + d_row, col + d_col
+        if row < 0 or col < 0:
+            return None
+        target = platform.py(grid.querySelector(f'[data-cell="{row},{col}"]'))
+        if target is None and d_row:  # a shorter row: its last cell
+            cells = platform.py(grid.querySelectorAll(f'[data-cell^="{row},"]'))
+            target = platform.py(cells.item(cells.length - 1)) if cells is not None and cells.length else None
+        return None if target is None else (lambda: _focus(target))
 
     def dispatch(self, action: str, arg, el, event) -> None:
         if action == "app:toast-close":

@@ -72,7 +72,7 @@ def step(state: dict, action: Mapping[str, Any], rules: Mapping[str, Any], rng) 
         raise ActionError("An action must be an object")
     kind = action.get("type")
     allowed = {"roll": {"type"}, "pass": {"type"}, "bonus": {"type", "amount"}}
-    if kind not in allowed:
+    if not isinstance(kind, str) or kind not in allowed:
         raise ActionError(f"Unknown action: {kind!r}")
     extra = sorted(str(k) for k in action if k not in allowed[kind])
     if extra:

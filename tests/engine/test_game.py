@@ -317,3 +317,13 @@ def test_a_spectators_copy_takes_no_move(kind):
     with pytest.raises(g.ActionError, match="spectator's copy"):
         g.apply(copy, move)
     assert campaign  # imported for its system registration
+
+
+@given(st.lists(__import__("tests.engine.hostile", fromlist=["actions"]).actions(
+    ["roll", "pass", "bonus"], ["amount"], [{"type": "roll"}, {"type": "bonus", "amount": 2}]), max_size=12))
+def test_hostile_actions_are_refused_cleanly_or_stored_canonically(actions):
+    from tests.engine import hostile
+
+    game = dice()
+    for action in actions:
+        game, _ = hostile.take(game, action)

@@ -15,7 +15,6 @@ import random
 
 from engine import ascension as ai
 from engine.ascension_tables import FALLBACK_NOTE, TIER_MARGINS, TURN_PHASES
-from engine.game import new_game
 from engine.rules import SettingsError
 from web import platform
 from web.dom import button, h
@@ -121,12 +120,7 @@ class BattleView(ToolView):
     # ------------------------------------------------------------ rendering
     def render(self):
         state = self.session.state
-        return [
-            self.session.toolbar(),
-            self.session.banner(),
-            self.session.drawer_view(),
-            self.render_setup() if state is None else self.render_board(state),
-        ]
+        return self.frame(self.render_setup() if state is None else self.render_board(state))
 
     # ---------------- setup
     def _draft_state(self):
@@ -154,10 +148,7 @@ class BattleView(ToolView):
                    with_rule_refs(problem, "battle")) if problem else None,
                  h("p", {"class": "msg-error", "role": "alert"}, self.setup_error) if self.setup_error else None,
                  h("div", {"class": "row start-row"},
-                   h("label", {"class": "field"}, "Seed (optional: the same seed rolls the same dice)",
-                     h("input", {"type": "text", "inputmode": "numeric", "data-field": "seed", "value": self.seed_text,
-                                 "placeholder": "random", "maxlength": "10",
-                                 "aria-invalid": "true" if self._seed() is False else None})),
+                   self.seed_field("rolls the same dice"),
                    button("Start the battle", "battle:start", cls="btn primary big", disabled=preview is None)))
 
     def _army_editor(self, a: int, army: dict, preview):
@@ -715,17 +706,7 @@ class BattleView(ToolView):
         self._save_draft()
 
     def _start(self) -> None:
-        seed = self._seed()
-        if seed is False:
-            self.setup_error = "The seed must be a whole number from 0 to 4294967295, or empty for random dice."
-            return
-        try:
-            game = new_game("battle", copy.deepcopy(self.draft), copy.deepcopy(self.rules), seed)
-        except (ValueError, SettingsError) as err:
-            self.setup_error = str(err)
-            return
-        self.setup_error = None
-        self.session.start(game, game_name(game))
+        self.start_game("battle", copy.deepcopy(self.draft), copy.deepcopy(self.rules), game_name, "random dice")
 
     def field(self, name: str, value: str, live: bool, row: str | None = None) -> bool:
         """A form control changed; returns whether the screen needs redrawing."""

@@ -10,11 +10,9 @@ taps into actions.
 
 from __future__ import annotations
 
-import random
 
 from engine import campaign as cmp
 from engine.cards import Card
-from engine.game import new_game
 from engine.poker import best_hand
 from web import platform
 from web.dom import button, h
@@ -93,12 +91,7 @@ class CampaignView(ToolView):
         state = self.session.state
         if state is None:
             self.guard.drawn(None)
-        return [
-            self.session.toolbar(),
-            self.session.banner(),
-            self.session.drawer_view(),
-            self.render_setup() if state is None else self.render_table(state),
-        ]
+        return self.frame(self.render_setup() if state is None else self.render_table(state))
 
     # ---------------- setup
     def render_setup(self):
@@ -121,10 +114,7 @@ class CampaignView(ToolView):
                      self._name_input(0, "Player 1 name", "Player 1"),
                      self._name_input(1, "The dummy's name" if solo else "Player 2 name",
                                       "Dummy" if solo else "Player 2"),
-                     h("label", {"class": "field"}, "Seed (optional: the same seed deals the same cards)",
-                       h("input", {"type": "text", "inputmode": "numeric", "data-field": "seed",
-                                   "value": self.seed_text, "placeholder": "random", "maxlength": "10",
-                                   "aria-invalid": "true" if self._seed() is False else None}))),
+                     self.seed_field()),
                    self._house_rules(),
                    h("p", {"class": "msg-error", "role": "alert"}, self.setup_error) if self.setup_error else None,
                    h("div", {"class": "row start-row"},
@@ -521,19 +511,7 @@ class CampaignView(ToolView):
         self.notice = self.session.try_act(action)
 
     def _start(self) -> None:
-        seed = self._seed()
-        if seed is False:
-            self.setup_error = "The seed must be a whole number from 0 to 4294967295, or empty for a random deal."
-            return
-        setup = {"players": list(self.names), "dummy": self.mode == "solo"}
-        try:
-            game = new_game("campaign", setup, {}, seed if seed is not None else random.SystemRandom().randint(
-                0, 2**32 - 1))
-        except ValueError as err:
-            self.setup_error = str(err)
-            return
-        self.setup_error = None
-        self.session.start(game, game_name(game))
+        self.start_game("campaign", {"players": list(self.names), "dummy": self.mode == "solo"}, {}, game_name)
 
     def field(self, name: str, value: str, live: bool, row: str | None = None) -> bool:
         """A form control changed; returns whether the screen needs redrawing."""

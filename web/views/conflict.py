@@ -14,12 +14,10 @@ import random
 
 from engine import conflict as oic
 from engine import solo
-from engine.cards import Card, Suit, full_deck
-from engine.game import new_game
-from engine.rules import SettingsError
+from engine.cards import Card, Suit
 from web.dom import button, h
 from web.session import Session
-from web.views.cards import card_back, card_button, card_view, suit_mark
+from web.views.cards import card_back, card_button, card_picker, card_view, suit_mark
 from web.views.tool import ToolView
 from web.views.curtain import curtain
 from web.views.rulebits import rule_ref, with_rule_refs
@@ -235,12 +233,7 @@ class ConflictView(ToolView):
         state = self.session.state
         if state is not None:
             self._schedule_app_move(state)
-        return [
-            self.session.toolbar(),
-            self.session.banner(),
-            self.session.drawer_view(),
-            self.render_setup() if state is None else self.render_table(state),
-        ]
+        return self.frame(self.render_setup() if state is None else self.render_table(state))
 
     # ---------------- setup
     def _draft_state(self):
@@ -399,10 +392,7 @@ class ConflictView(ToolView):
                            ("app", "App deck", "the app shuffles and deals; pass the tablet between sides"),
                            ("table", "Table deck", "play with real cards and enter each card played "
                                                    "(the app cannot hold real cards, so it cannot play a side)"))]),
-                   h("label", {"class": "field"}, "Seed (optional: the same seed deals the same cards)",
-                     h("input", {"type": "text", "inputmode": "numeric", "data-field": "seed",
-                                 "value": self.seed_text, "placeholder": "random", "maxlength": "10",
-                                 "aria-invalid": "true" if self._seed() is False else None}))),
+                   self.seed_field()),
                  h("h3", {}, "Rules settings"),
                  h("div", {"class": "variants"}, variant_rows),
                  [h("p", {"class": "muted small"}, h("span", {"class": "badge house"}, "House rule"), " ",
@@ -659,20 +649,18 @@ class ConflictView(ToolView):
         p = min(self.table_player, len(side.players) - 1)
         shared = st.settings.get("deck") == "shared"
         played = {str(play.card) for play in st.chain if shared or play.side == s}
-        rows = []
-        for suit in SUITS:
-            cards = sorted((c for c in full_deck() if c.suit == suit), key=table_order)
-            tiles = [card_button(c, "conflict:pick", str(c),
-                                 "playable" if (p, str(c)) in legal else "blocked",
-                                 "played" if str(c) in played else "", size="pick",
-                                 label=f"{c.name}{' (already played)' if str(c) in played else ''}")
-                     for c in cards]
-            size = oic.player_max_sizes(st, s, p)[suit]
-            rows.append(h("div", {"class": "picker-row", "data-key": suit.letter},
-                          h("div", {"class": "suit-head"},
-                            h("span", {}, suit_mark(suit), " ", f"max {size}" if size >= 1 else "faces only"),
-                            h("span", {"class": "muted small"}, oic.max_size_reason(st, s, p, suit))),
-                          h("div", {"class": "picker-cards"}, tiles)))
+        sizes = oic.player_max_sizes(st, s, p)
+
+        def head(suit):
+            return h("div", {"class": "suit-head"},
+                     h("span", {}, suit_mark(suit), " ", f"max {sizes[suit]}" if sizes[suit] >= 1 else "faces only"),
+                     h("span", {"class": "muted small"}, oic.max_size_reason(st, s, p, suit)))
+
+        rows = card_picker("conflict:pick",
+                           lambda c: ("playable" if (p, str(c)) in legal else "blocked",
+                                      "played" if str(c) in played else ""),
+                           labels=lambda c: f"{c.name}{' (already played)' if str(c) in played else ''}",
+                           heads=head, order=table_order, suits=SUITS)
         chooser = None
         if len(side.players) > 1:
             chooser = h("div", {"class": "row", "role": "radiogroup", "aria-label": "Who plays"},
@@ -933,18 +921,8 @@ class ConflictView(ToolView):
             self.app.focus_to(*self.NEXT)
 
     def _start(self) -> None:
-        seed = self._seed()
-        if seed is False:
-            self.setup_error = "The seed must be a whole number from 0 to 4294967295, or empty for a random deal."
-            return
-        try:
-            game = new_game("conflict", engine_setup(self.draft), self.rules, seed)
-        except (ValueError, SettingsError) as err:
-            self.setup_error = str(err)
-            return
-        self.setup_error = None
-        self.session.start(game, game_name(game))
-        self.scroll_to_play = game.setup.get("deck") == "table"  # the picker, in view
+        if self.start_game("conflict", engine_setup(self.draft), self.rules, game_name):
+            self.scroll_to_play = self.session.game.setup.get("deck") == "table"  # the picker, in view
 
     def field(self, name: str, value: str, live: bool, row: str | None = None) -> bool:
         """A form control changed; returns whether the screen needs redrawing.

@@ -13,8 +13,6 @@ import copy
 import re
 
 from engine import consim as cs
-from engine.game import new_game
-from engine.rules import SettingsError
 from web.dom import button, h
 from web.session import Session
 from web.views.tool import ToolView
@@ -148,18 +146,11 @@ class ConsimView(ToolView):
             # The players' view is turned towards the table: no undo, history, saves or links there.
             return [h("div", {"data-key": "players-bar", "class": "session-bar"},
                       h("span", {"class": "session-name"}, self.session.name or "Players' view")),
-                    h("div", {"data-key": "banner", "class": "ini-slot"}),
-                    h("div", {"data-key": "drawer", "class": "ini-slot"}),
-                    h("div", {"data-key": "tracker", "class": "ini-slot"}, self.render_tracker(state))]
-        # Fixed keyed slots: a drawer or banner that opens never shifts (and so never replaces)
-        # the screen below it, so a focused field stays put while a tapped button re-renders.
-        return [
-            self.session.toolbar(),
-            h("div", {"data-key": "banner", "class": "ini-slot"}, self.session.banner()),
-            h("div", {"data-key": "drawer", "class": "ini-slot"}, self.session.drawer_view()),
-            h("div", {"data-key": "roster" if state is None else "tracker", "class": "ini-slot"},
-              self.render_roster() if state is None else self.render_tracker(state)),
-        ]
+                    h("div", {"data-key": "banner", "class": "frame-slot"}),
+                    h("div", {"data-key": "drawer", "class": "frame-slot"}),
+                    h("div", {"data-key": "tracker", "class": "frame-slot"}, self.render_tracker(state))]
+        return self.frame(self.render_roster() if state is None else self.render_tracker(state),
+                          body_key="roster" if state is None else "tracker")
 
     # ---------------- roster
     def render_roster(self):
@@ -314,10 +305,7 @@ class ConsimView(ToolView):
                    h("input", {"type": "checkbox", "data-field": "init:privacy",
                                "checked": self.draft.get("privacy", True)}),
                    "Hide the Observer's combatants (non-player) from the players' view and spectator links"),
-                 h("label", {"class": "field"}, "Seed (optional: the same seed deals the same cards)",
-                   h("input", {"type": "text", "inputmode": "numeric", "data-field": "init:seed",
-                               "value": self.seed_text, "placeholder": "random", "maxlength": "10",
-                               "aria-invalid": "true" if self._seed() is False else None})),
+                 self.seed_field(field="init:seed"),
                  h("p", {"class": "msg-error", "role": "alert"}, problem) if problem and self.draft["combatants"] else None,
                  h("p", {"class": "msg-error", "role": "alert"}, self.setup_error) if self.setup_error else None,
                  h("div", {"class": "row start-row"},
@@ -867,18 +855,8 @@ class ConsimView(ToolView):
                      "weapon": list(f["weapon"]), "player": False}
 
     def _start(self) -> None:
-        seed = self._seed()
-        if seed is False:
-            self.setup_error = "The seed must be a whole number from 0 to 4294967295, or empty for a random deal."
-            return
-        try:
-            game = new_game(cs.KIND, copy.deepcopy(self._setup()), self.rules, seed)
-        except (ValueError, SettingsError) as err:
-            self.setup_error = str(err)
-            return
-        self.setup_error = None
-        self.advantages, self.surprised, self.players_view = {}, set(), False
-        self.session.start(game, game_name(game))
+        if self.start_game(cs.KIND, copy.deepcopy(self._setup()), self.rules, game_name):
+            self.advantages, self.surprised, self.players_view = {}, set(), False
 
     def _tracker_action(self, st, name: str, arg) -> None:
         index = int(arg) if arg is not None and str(arg).isdigit() else None

@@ -12,8 +12,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine.game import MAX_SEED
+from engine import game as games
+from engine.game import MAX_TYPED_SEED
 from web import platform
+from web.dom import h
+
+#: What every table says beside its seed field: a typed seed is no secret.
+SEED_NOTE = ("Leave it empty and the app picks a secret one. A typed seed is public by nature: "
+             "anyone who knows it can deal the same cards and roll the same dice.")
 
 
 class ToolView:
@@ -47,14 +53,72 @@ class ToolView:
     def import_file(self, file) -> None:
         self.session.import_file(file)
 
+    # ------------------------------------------------------------ the frame of every table
+    @property
+    def spectator(self) -> bool:
+        """Whether the open game is a spectator's copy (read-only: the view offers no move)."""
+        game = self.session.game
+        return game is not None and games.is_spectator(game)
+
+    def frame(self, body: Any, *, body_key: str = "body", toolbar: Any = None) -> list:
+        """The screen of every table: the session's toolbar (or ``toolbar``), the banners
+        (a spectator's copy, another tab, an earlier point), the open drawer and
+        ``body``, each in its own keyed slot, so that a banner or a drawer that opens
+        never shifts (and so never replaces) what is below it: a focused field stays
+        put while a tapped button re-renders (issue 7)."""
+        return [
+            self.session.toolbar() if toolbar is None else toolbar,
+            h("div", {"data-key": "banner", "class": "frame-slot"},
+              self.spectator_banner(), self.session.banner()),
+            h("div", {"data-key": "drawer", "class": "frame-slot"}, self.session.drawer_view()),
+            h("div", {"data-key": body_key, "class": "frame-slot"}, body),
+        ]
+
+    def spectator_banner(self):
+        """Issue 21: a game opened from a spectator link says so, at the top."""
+        if not self.spectator:
+            return None
+        return h("div", {"class": "spectator-banner", "role": "status", "data-testid": "spectator-banner"},
+                 h("strong", {}, "Spectator view: "),
+                 "what the table can see, read-only. No move can be made here; "
+                 "the full game's link opens the game itself (as a new save).")
+
+    def seed_field(self, same: str = "deals the same cards", field: str = "seed"):
+        """The setup's optional seed: typed, it makes a game repeatable; the line under it
+        says that a typed seed is no secret (issue 21)."""
+        return h("label", {"class": "field"}, f"Seed (optional: the same seed {same})",
+                 h("input", {"type": "text", "inputmode": "numeric", "data-field": field,
+                             "value": self.seed_text, "placeholder": "random", "maxlength": "10",
+                             "aria-invalid": "true" if self._seed() is False else None,
+                             "aria-describedby": f"{self.route}-seed-note"}),
+                 h("span", {"class": "muted seed-note", "id": f"{self.route}-seed-note"}, SEED_NOTE))
+
     def _seed(self):
         """The typed seed (``seed_text``): None for random, an int, or False when it is not a seed."""
         text = self.seed_text.strip()
         if not text:
             return None
-        if text.isdigit() and int(text) <= MAX_SEED:
+        if text.isdigit() and int(text) <= MAX_TYPED_SEED:
             return int(text)
         return False
+
+    def start_game(self, kind: str, setup: Any, rules: Any, name: str | None = None,
+                   empty_seed: str = "a random deal") -> bool:
+        """Start a new game of ``kind`` from the setup form: the typed seed (or a secret
+        one), the engine's checks; a refusal goes to ``setup_error``. Whether it started."""
+        seed = self._seed()
+        if seed is False:
+            self.setup_error = (f"The seed must be a whole number from 0 to {MAX_TYPED_SEED}, "
+                                f"or empty for {empty_seed}.")
+            return False
+        try:
+            game = games.new_game(kind, setup, rules, seed)
+        except ValueError as err:
+            self.setup_error = str(err)
+            return False
+        self.setup_error = None
+        self.session.start(game, name(game) if callable(name) else name)
+        return True
 
     def load_json(self, key: str) -> Any:
         """What :meth:`keep_json` kept under ``key`` (``None`` when absent or unreadable)."""

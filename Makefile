@@ -77,6 +77,7 @@ bench: site /usr/bin/chromium $(WEBKIT)
 	$(PY) -m tests.bench_poker
 	$(PY) -m tests.bench_consim
 	$(PY) -m tests.bench_ascension
+	$(PY) -m tests.bench_zerosum
 	$(PY) -m tests.bench_solo
 
 screenshots: site /usr/bin/chromium

@@ -120,8 +120,10 @@ Readings of points the rules leave open (the engine must decide them too)
     landed, the rearguard and every scout other than it (its reinforcing units — "the
     main line"; long-range units adding only through Covering Fire are the supporting
     column and survive) are destroyed, whatever their stat.
-12. **A fallback** happens after the week's casualties land; an army both destroyed and
-    falling back is reported as both. ``movement`` and destruction are separate facts:
+12. **Both cells apply whatever the movement**: a Withdraw that gets away and an army
+    that falls back take the week's casualties first (the source's "Withdraw Succeeds -
+    inflict 0-1 casualties" has both in one cell). An army both destroyed and falling
+    back is reported as both. ``movement`` and destruction are separate facts:
     an army destroyed by a Last Stand still got away.
 13. **AI-11 fallback with house cells**: a major, crushing or legendary cell the group
     has not edited reads the group's Minor cell (its edit if it edited that one, else

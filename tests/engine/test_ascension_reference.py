@@ -244,6 +244,16 @@ def test_withdraw_reads_its_row(enemy, movement) -> None:
     assert r["sides"][0]["movement"][movement] == 1
 
 
+def test_withdraw_words_of_a_house_cell() -> None:
+    """Reading 2: a house cell's words say how the Withdraw gets away; withdraw words in
+    another row do not move anybody."""
+    house = {t: {"withdraw": {"attack": "Withdraw Succeeds - must head back up route"},
+                 "attack": {"withdraw": "Withdraw fails - inflict 1 casualty"}} for t in TIERS_READ}
+    r = odds(army(unit()), army(unit()), bid("withdraw"), bid("attack"), house_tables=house)
+    assert r["sides"][0]["movement"]["away_route"] == 1
+    assert r["sides"][1]["movement"]["stays"] == 1 and r["sides"][0]["landed"] == {1: 1}
+
+
 def test_withdraw_v_block_takes_casualties_and_stays() -> None:
     r = odds(army(unit(size=5)), army(unit()), bid("withdraw"), bid("block"))
     assert r["sides"][0]["rolled"] == {1: HALF, 2: HALF} and r["battle_ends"] == 0

@@ -75,6 +75,10 @@ Linear programming solved exactly by the simplex method, in integers:
    objective is the objective ``Σ_k ε^k c_k`` for a small enough ``ε``, to which Bland's
    theorem applies. The rule changes only the speed, never the answer: the
    lexicographically greatest optimal point is unique.
+   The tie-breaking objectives cost nothing when the optimum is unique: the simplex runs
+   on ``Σ w`` alone first, and only if a non-basic variable then has a zero reduced cost
+   (another optimal vertex may exist) are the reduced costs of ``w_1, w_2 …`` read off
+   the optimal tableau and the lexicographic simplex continued from there.
 6. Every :class:`Solution` is checked before it is returned: the row mix guarantees at
    least the value against every column and the column mix concedes at most the value
    against every row (a certificate of optimality, in exact arithmetic).
@@ -214,23 +218,14 @@ def _integers(matrix: tuple[tuple[Fraction, ...], ...]) -> tuple[list[list[int]]
     return [[int(x * scale) for x in row] for row in matrix], scale
 
 
-def _lex_max_mix(m: list[list[int]]) -> tuple[Fraction, tuple[Fraction, ...]]:
-    """For a matrix ``m`` of integers ≥ 1 (rows: constraints), the LP
-    ``maximise Σw, then w_0, w_1, … lexicographically, subject to m w ≤ 1, w ≥ 0``.
-
-    Returns ``(value, mix)``: ``value = 1 / Σw`` is the value of ``m`` as a game (the
-    column player minimising), ``mix = w / Σw`` the lexicographically greatest optimal
-    column mix. Fraction-free simplex with Bland's rule (see the module docstring).
-    """
-    p, q = len(m), len(m[0])
-    n = q + p                                   # variables: q columns, then p slacks
-    tableau = [m[i][:] + [1 if k == i else 0 for k in range(p)] + [1] for i in range(p)]
-    # Reduced costs (maximising), one row per objective: Σw, then w_0, w_1, …
-    costs = [[1] * q + [0] * (p + 1)]
-    costs += [[1 if j == k else 0 for j in range(n)] + [0] for k in range(q)]
-    basis = [q + i for i in range(p)]
-    denominator = 1                             # det of the current basis
-    degenerate = False
+def _pivots(tableau: list[list[int]], costs: list[list[int]], basis: list[int], denominator: int,
+            steepest: bool) -> int:
+    """Run the simplex on ``tableau`` (constraint rows over the common ``denominator``)
+    with the lexicographic reduced costs ``costs`` until none is positive; returns the
+    final denominator. ``steepest``: Dantzig's entering rule after a pivot that moved the
+    solution, Bland's after a degenerate one; otherwise Bland's throughout."""
+    n = len(tableau[0]) - 1
+    degenerate = not steepest
     while True:
         entering = -1
         if not degenerate:
@@ -240,7 +235,7 @@ def _lex_max_mix(m: list[list[int]]) -> tuple[Fraction, tuple[Fraction, ...]]:
             for j in range(n):
                 if primary[j] > top:
                     top, entering = primary[j], j
-        if entering < 0:
+        else:
             # Bland: the lowest index with a lexicographically positive reduced cost.
             for j in range(n):
                 for row in costs:
@@ -251,15 +246,15 @@ def _lex_max_mix(m: list[list[int]]) -> tuple[Fraction, tuple[Fraction, ...]]:
                 if entering >= 0:
                     break
         if entering < 0:
-            break
+            return denominator
         leaving = -1
-        for i in range(p):
-            a = tableau[i][entering]
+        for i, row in enumerate(tableau):
+            a = row[entering]
             if a > 0:
                 if leaving < 0:
                     leaving = i
                     continue
-                here = tableau[i][n] * tableau[leaving][entering]
+                here = row[n] * tableau[leaving][entering]
                 best = tableau[leaving][n] * a
                 if here < best or (here == best and basis[i] < basis[leaving]):
                     leaving = i
@@ -278,8 +273,38 @@ def _lex_max_mix(m: list[list[int]]) -> tuple[Fraction, tuple[Fraction, ...]]:
                 for j in range(n + 1):
                     row[j] = row[j] * pivot // denominator
         basis[leaving] = entering
-        degenerate = pivot_row[n] == 0
+        degenerate = not steepest or pivot_row[n] == 0
         denominator = pivot
+
+
+def _lex_max_mix(m: list[list[int]]) -> tuple[Fraction, tuple[Fraction, ...]]:
+    """For a matrix ``m`` of integers ≥ 1 (rows: constraints), the LP
+    ``maximise Σw, then w_0, w_1, … lexicographically, subject to m w ≤ 1, w ≥ 0``.
+
+    Returns ``(value, mix)``: ``value = 1 / Σw`` is the value of ``m`` as a game (the
+    column player minimising), ``mix = w / Σw`` the lexicographically greatest optimal
+    column mix. Fraction-free simplex (see the module docstring) in two phases: ``Σw``
+    alone first; then, only if the optimum may not be unique (a non-basic variable with
+    a zero reduced cost), the tie-breaking objectives ``w_0, w_1, …`` — their reduced
+    costs read off the optimal tableau — with Bland's rule.
+    """
+    p, q = len(m), len(m[0])
+    n = q + p                                   # variables: q columns, then p slacks
+    tableau = [m[i][:] + [1 if k == i else 0 for k in range(p)] + [1] for i in range(p)]
+    primary = [1] * q + [0] * (p + 1)           # reduced costs of Σw (maximising)
+    basis = [q + i for i in range(p)]
+    denominator = _pivots(tableau, [primary], basis, 1, steepest=True)
+    in_basis = set(basis)
+    if any(primary[j] == 0 for j in range(n) if j not in in_basis):
+        # Reduced costs of w_k over the denominator: D·e_k − (the row where w_k is basic).
+        row_of = {var: i for i, var in enumerate(basis)}
+        costs = [primary]
+        for k in range(q):
+            row = [denominator if j == k else 0 for j in range(n)] + [0]
+            if k in row_of:
+                row = [x - y for x, y in zip(row, tableau[row_of[k]])]
+            costs.append(row)
+        denominator = _pivots(tableau, costs, basis, denominator, steepest=False)
     weights = [Fraction(0)] * q
     for i, var in enumerate(basis):
         if var < q:

@@ -83,8 +83,10 @@ Linear programming solved exactly by the simplex method, in integers:
    least the value against every column and the column mix concedes at most the value
    against every row (a certificate of optimality, in exact arithmetic).
 
-Speed (``make bench``, ``tests/bench_zerosum.py``): the advisor's 6×6 games take well
-under a millisecond of CPython, 12×12 a few milliseconds.
+Speed (``make bench``, ``tests/bench_zerosum.py``; medians on a shared 2-core machine):
+a 6×6 game (the six maneuvers) takes under 1 ms on CPython and 3–7 ms on Pyodide under
+Node; 12×12 2–5 ms on CPython, 8–34 ms on Pyodide (the slower figures for payoffs with
+the large denominators of exact dice odds).
 """
 
 from __future__ import annotations

@@ -1,18 +1,25 @@
 // PyScript's `interpreter` module (web/build.py writes it to vendor/pyodide/boot.mjs; PyScript
 // takes Pyodide's indexURL from this file's folder). It is Pyodide's own loader, except that
-// on a device that has a memory snapshot of this very app version, Pyodide build and
-// browser, it restores the snapshot instead of starting CPython (issue 10;
-// docs/ARCHITECTURE.md, Start-up). Nothing here may ever stop the app from booting: a
-// missing, stale, refused or broken snapshot means the normal boot, without a word.
+// it loads the standard library cut to what the app imports (issue 19: `stdLibURL`, the
+// full library stays beside it as the fallback of its `sitecustomize`), and that on a
+// device that has a memory snapshot of this very app version, Pyodide build and browser,
+// it restores the snapshot instead of starting CPython (issue 10; docs/ARCHITECTURE.md,
+// Start-up). Nothing here may ever stop the app from booting: a missing, stale, refused
+// or broken snapshot means the normal boot, without a word.
+//
+// Performance marks: ct:pyodide-start (the loader is called), ct:pyodide-ready (Python runs).
 //
 // <html data-snapshot>: "used" (booted from a snapshot), "none" (none stored for this
 // version), "failed" (restore failed: booted normally, the snapshot is dropped), "off".
 // <html data-snapshot-made>: what the background maker does: "making", then "stored",
-// "refused" or "failed".
+// "refused" or "failed"; "not needed" when it had nothing to do (a snapshot was used, the
+// switch is off, or this version's restore failed before).
 export const version = "__PYODIDE_VERSION__";
 /** This app version + Pyodide build (web/build.py); the browser is added below. */
 const KEY = "__SNAPSHOT_KEY__";
 const CACHE = "ct-snapshot"; // not "conflict-table-…": the service worker prunes those
+/** The standard library the app loads (web/build.py STDLIB_CUT), beside this module. */
+const STDLIB = new URL("./__STDLIB_CUT__", import.meta.url).href;
 /** Pyodide's lock file (no packages), inline: one request fewer before Python starts. */
 const LOCK = __PYODIDE_LOCK__;
 /** Pyodide cannot restore a heap that grew past its initial size (pyodide issue 6254). */
@@ -56,14 +63,17 @@ async function failedBefore() {
 const stored = read();
 
 export async function loadPyodide(options = {}) {
+  performance.mark("ct:pyodide-start");
   const [{ loadPyodide: load }, snapshot] = await Promise.all([import("./pyodide.mjs"), stored]);
   if (!options.lockFileURL && !options.lockFileContents) options = { ...options, lockFileContents: LOCK };
+  options = { stdLibURL: STDLIB, ...options };
+  const ready = (pyodide) => { performance.mark("ct:pyodide-ready"); return pyodide; };
   if (snapshot) {
     try {
       const pyodide = await load({ ...options, _loadSnapshot: snapshot });
       pyodide.runPython("import js, sys, random"); // the restored interpreter works
       root.dataset.snapshot = "used";
-      return pyodide;
+      return ready(pyodide);
     } catch (error) {
       console.info("Conflict Table: the start-up snapshot could not be restored; starting normally.", error);
       root.dataset.snapshot = "failed";
@@ -72,13 +82,16 @@ export async function loadPyodide(options = {}) {
   } else {
     root.dataset.snapshot = enabled ? "none" : "off";
   }
-  return load(options);
+  return ready(await load(options));
 }
 
 // After the first ready, at an idle moment (static/shell.js): make this device's snapshot
 // in a worker if there is none for this version. Resolves to what happened.
 export async function makeSnapshotInBackground() {
-  if (!enabled || root.dataset.snapshot !== "none" || await failedBefore()) return "not needed";
+  if (!enabled || root.dataset.snapshot !== "none" || await failedBefore()) {
+    root.dataset.snapshotMade = "not needed";
+    return "not needed";
+  }
   return new Promise((resolve) => {
     let worker;
     const done = (result) => {
@@ -97,6 +110,7 @@ export async function makeSnapshotInBackground() {
     worker.onmessage = ({ data }) => done(data.result);
     worker.postMessage({
       indexURL: new URL("./", import.meta.url).href,
+      stdLibURL: STDLIB,
       appZip: new URL("../../app.zip", import.meta.url).href,
       lock: LOCK, cache: CACHE, entry, maxBytes: MAX_BYTES, minFreeBytes: MIN_FREE_BYTES,
     });

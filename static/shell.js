@@ -139,7 +139,10 @@ function afterReady(callback) {
   if (root.dataset.ready === "true") whenQuiet(callback);
   else document.addEventListener("ct:ready", () => whenQuiet(callback), { once: true });
 }
-afterReady(() => boot.then((m) => m.makeSnapshotInBackground()).catch(() => {}));
+afterReady(() => boot.then(async (m) => {
+  await m.prefetchLater(); // the modules of the later zip, before anyone opens a Share drawer
+  await m.makeSnapshotInBackground();
+}).catch(() => {}));
 
 if ("serviceWorker" in navigator) {
   whenReady(async () => {

@@ -45,8 +45,10 @@ del saved, BLOCKED
 # A tracing build's sitecustomize (web/stdlib_tracer.py) reports what was imported.
 getattr(sys.modules.get("sitecustomize"), "report", lambda: None)()
 # A heap that needed the full standard library (a module the cut missed, see
-# web/stdlib_fallback.py) refers to a file the page will not have: not stored.
-fallbacks = getattr(sys.modules.get("sitecustomize"), "fallbacks", [])
+# web/stdlib_fallback.py) or the later zip refers to a file the page will not have at
+# once: not stored.
+fallbacks = [*getattr(sys.modules.get("sitecustomize"), "fallbacks", []),
+             *getattr(sys.modules.get("sitecustomize"), "later", [])]
 "!" + ",".join(fallbacks) if fallbacks else ",".join(imported)
 `;
 

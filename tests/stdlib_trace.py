@@ -61,12 +61,14 @@ def node_trace() -> dict[str, list[str]]:
     raise SystemExit(f"tests/stdlib_trace.mjs failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
 
 
-def suites(env: dict[str, str], extra: list[str] = ()) -> dict[str, int]:
+def suites(env: dict[str, str], extra: list[str] = (), webkit: bool = True) -> dict[str, int]:
     """The e2e and WebKit suites against build/, with ``env``; their exit codes."""
     codes = {}
-    for name, command in (("e2e", [PY, "-m", "pytest", "tests/e2e", "-q", "-p", "no:cacheprovider", *extra]),
-                          ("webkit", ["xvfb-run", "-a", PY, "-m", "pytest", "tests/webkit", "-q",
-                                      "-p", "no:cacheprovider", *extra])):
+    runs = [("e2e", [PY, "-m", "pytest", "tests/e2e", "-q", "-p", "no:cacheprovider", *extra])]
+    if webkit:
+        runs.append(("webkit", ["xvfb-run", "-a", PY, "-m", "pytest", "tests/webkit", "-q",
+                                "-p", "no:cacheprovider", *extra]))
+    for name, command in runs:
         started = time.monotonic()
         print(f"running the {name} suite …", flush=True)
         codes[name] = subprocess.run(command, cwd=ROOT, env={**os.environ, **env}).returncode
@@ -74,71 +76,102 @@ def suites(env: dict[str, str], extra: list[str] = ()) -> dict[str, int]:
     return codes
 
 
-def browser_trace() -> set[str]:
+def browser_trace(webkit: bool = True) -> dict[str, set[str]]:
+    """The tracing build under the browser suites: {"boot": …, "later": …} module names."""
     from web.build import build
 
     with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as log:
         path = Path(log.name)
     try:
         build(BUILD, trace_imports=True)
-        suites({"CT_IMPORT_LOG": str(path)})
-        return {line.strip() for line in path.read_text().splitlines() if line.strip()}
+        suites({"CT_IMPORT_LOG": str(path)}, webkit=webkit)
+        return parse_log(path.read_text())
     finally:
         path.unlink(missing_ok=True)
         build(BUILD)  # the normal build again
 
 
-def check() -> int:
-    """The suites against the cut build: no test but the deliberate one may need the full library."""
+def parse_log(text: str) -> dict[str, set[str]]:
+    """``<phase> <name>`` lines → names by phase; a module seen at boot anywhere is a boot module."""
+    phases: dict[str, set[str]] = {"boot": set(), "later": set()}
+    for line in text.splitlines():
+        phase, _, name = line.strip().partition(" ")
+        if name:
+            phases.setdefault(phase, set()).add(name)
+    phases["later"] -= phases["boot"]
+    return phases
+
+
+def check(webkit: bool = True) -> int:
+    """The suites against the cut (``--report-fallbacks``: the fallback names each module it
+    loads): no test but the deliberate one may need the full library."""
     from web.build import STDLIB_FULL, build
 
-    with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as log:
-        path = Path(log.name)
-    try:
-        build(BUILD)
-        codes = suites({"CT_REQUEST_LOG": str(path)}, ["-k", f"not {FALLBACK_TEST}"])
-        fallbacks = [line for line in path.read_text().splitlines() if line.split("?")[0].endswith(STDLIB_FULL)]
-    finally:
-        path.unlink(missing_ok=True)
-    print(f"suites: {codes}; requests for the full standard library: {len(fallbacks)}")
-    return 1 if fallbacks or any(codes.values()) else 0
+    with tempfile.TemporaryDirectory() as tmp:
+        requests, imports = Path(tmp) / "requests.log", Path(tmp) / "imports.log"
+        requests.touch()
+        imports.touch()
+        try:
+            build(BUILD, report_fallbacks=True)
+            codes = suites({"CT_REQUEST_LOG": str(requests), "CT_IMPORT_LOG": str(imports)},
+                           ["-k", f"not {FALLBACK_TEST}"], webkit=webkit)
+            fetched = [line for line in requests.read_text().splitlines()
+                       if line.split("?")[0].endswith(STDLIB_FULL)]
+            missed = sorted({line.strip() for line in imports.read_text().splitlines() if line.strip()})
+        finally:
+            build(BUILD)  # the normal build again
+    print(f"suites: {codes}; requests for the full standard library: {len(fetched)}; "
+          f"modules the cut missed: {missed or 'none'}")
+    return 1 if fetched or missed or any(codes.values()) else 0
 
 
-def write(names: set[str], sources: dict[str, int]) -> None:
+def write(boot: set[str], later: set[str], sources: dict[str, int], frozen: list[str]) -> None:
     from web.build import STDLIB_LIST
 
     header = [
-        "# The standard-library modules the app imports (issue 19): web/build.py cuts Pyodide's",
-        "# standard library to these (plus their parent packages); anything else loads from the",
-        "# full library on demand (web/stdlib_fallback.py). Made by `python -m tests.stdlib_trace`",
-        "# (an import tracer over the real app under the e2e and WebKit suites, and over the",
-        "# engine and web tests on Pyodide's Python); regenerate it after adding an import.",
-        f"# {len(names)} modules; " + ", ".join(f"{k}: {v}" for k, v in sources.items()),
+        "# The standard-library modules the app imports (issue 19). [boot]: imported by the time",
+        "# the app is ready (Pyodide's boot, PyScript, the app, the snapshot worker): web/build.py",
+        "# cuts Pyodide's standard library to these and their parent packages",
+        "# (python_stdlib_cut.zip). [later]: imported only after that (the Share drawer's QR",
+        "# codes, file import …): python_stdlib_later.zip, fetched after ready. Anything else",
+        "# loads from the full library on demand (web/stdlib_fallback.py).",
+        "# Made by `python -m tests.stdlib_trace` (an import tracer over the real app under the",
+        "# browser suites, and over the engine and web tests on Pyodide's Python); regenerate",
+        "# it after adding an import. The line 'frozen:' names the modules frozen into Pyodide's",
+        "# interpreter (never read from the zip, so never listed); tests/build reads it.",
+        f"# {len(boot)} + {len(later)} modules; " + ", ".join(f"{k}: {v}" for k, v in sources.items()),
+        "# frozen: " + " ".join(sorted(frozen)),
     ]
-    STDLIB_LIST.write_text("\n".join(header + sorted(names)) + "\n")
-    print(f"wrote {STDLIB_LIST.relative_to(ROOT)}: {len(names)} modules")
+    STDLIB_LIST.write_text("\n".join(header + ["[boot]"] + sorted(boot) + ["", "[later]"] + sorted(later)) + "\n")
+    print(f"wrote {STDLIB_LIST.relative_to(ROOT)}: {len(boot)} + {len(later)} modules")
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="prove the cut: no fallback in the suites")
     parser.add_argument("--no-browser", action="store_true", help="only the test suites under Node")
+    parser.add_argument("--no-webkit", action="store_true", help="the e2e suite only (Chromium)")
     parser.add_argument("--dry-run", action="store_true", help="print the list, do not write it")
     args = parser.parse_args(argv)
     if args.check:
-        sys.exit(check())
+        sys.exit(check(webkit=not args.no_webkit))
     index = full_index()
     node = node_trace()
-    found: dict[str, set[str]] = {key: set(node[key]) & set(index) for key in ("loaded", "direct", "closure")}
+    frozen = set(node["frozen"])
+    found = {key: set(node[key]) & set(index) for key in ("loaded", "direct", "closure")}
+    app = {"boot": set(), "later": set()}
     if not args.no_browser:
-        found["app"] = browser_trace() & set(index)
-    names = set().union(*found.values()) - set(node["frozen"])
-    sources = {key: len(value) for key, value in found.items()}
+        app = {phase: names & set(index) for phase, names in browser_trace(webkit=not args.no_webkit).items()}
+    boot = app["boot"] - frozen
+    later = (set().union(app["later"], *found.values()) - frozen) - boot
+    sources = {**{key: len(value) for key, value in found.items()},
+               "app at boot": len(app["boot"]), "app later": len(app["later"])}
     if args.dry_run:
-        print("\n".join(sorted(names)))
+        print("[boot]", " ".join(sorted(boot)))
+        print("[later]", " ".join(sorted(later)))
         print(sources)
         return
-    write(names, sources)
+    write(boot, later, sources, sorted(frozen))
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ import argparse
 import hashlib
 import io
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -42,9 +43,14 @@ NOT_SHIPPED = {"build.py", "serve.py", "stdlib_fallback.py", "stdlib_tracer.py"}
 #: Pyodide's full standard library (2.5 MB of sources): kept in build/ for the fallback
 #: (web/stdlib_fallback.py) and the benchmark's bare page, not loaded by the app.
 STDLIB_FULL = "python_stdlib.zip"
-#: The standard library the app loads (``stdLibURL``): the modules of STDLIB_LIST, their
-#: parent packages and the fallback finder (as ``sitecustomize``), as bytecode.
+#: The standard library the app loads (``stdLibURL``): the modules of STDLIB_LIST's
+#: ``[boot]`` part, their parent packages and the fallback finder (as ``sitecustomize``),
+#: as bytecode.
 STDLIB_CUT = "python_stdlib_cut.zip"
+#: The modules imported only after the first render (STDLIB_LIST's ``[later]`` part: the
+#: Share drawer's QR codes, file import …), as bytecode: fetched after ready, at a quiet
+#: moment, and precached; the fallback finder loads them from it.
+STDLIB_LATER = "python_stdlib_later.zip"
 #: The standard-library modules the app imports: made by ``python -m tests.stdlib_trace``
 #: (an import tracer over the real app and the test suites under Pyodide), committed.
 STDLIB_LIST = ROOT / "web" / "stdlib-cut.txt"
@@ -174,14 +180,61 @@ def _zip_dir(files: dict[str, bytes], bytecode: dict | bool) -> bytes:
         return buf.getvalue()
 
 
+def pyscript_sources() -> dict[str, bytes]:
+    """PyScript's own Python package, as its core chunk writes it at every start
+    (``pyscript/__init__.py`` … into the working directory, then ``import pyscript``).
+
+    Read from the vendored chunk (a ``{pyscript:{"name.py":"source",…}}`` literal); an
+    empty dict if this PyScript release is laid out otherwise (nothing is then precompiled).
+    """
+    dist = NODE / "@pyscript" / "core" / "dist"
+    for chunk in sorted(dist.glob("core-*.js")):
+        text = chunk.read_text()
+        start = text.find("{pyscript:{")
+        if start < 0:
+            continue
+        files, at = {}, start + len("{pyscript:{")
+        entry = re.compile(r'"([a-z_]+\.py)":("(?:[^"\\]|\\.)*")(,|\})')
+        while (match := entry.match(text, at)) is not None:  # one "name.py":"source" after another
+            try:
+                files[f"pyscript/{match[1]}"] = json.loads(match[2]).encode("utf-8")
+            except ValueError:
+                return {}
+            at = match.end()
+            if match[3] == "}":
+                break
+        return files
+    return {}
+
+
+def pyscript_bytecode() -> dict[str, bytes]:
+    """``pyscript/__pycache__/*.pyc`` for PyScript's own package, checked-hash (PEP 552):
+    Python uses each only while the source PyScript writes has the hash compiled, so the
+    browser does not compile PyScript's ~30 KB of Python at every start (a snapshot boot
+    included: that package is imported by the page, never in the snapshot)."""
+    sources = pyscript_sources()
+    if not sources:
+        return {}
+    with tempfile.TemporaryDirectory() as tmp:
+        staging = Path(tmp)
+        for name, data in sources.items():
+            write(staging / name, data)
+        compile_bytecode(staging, {"checked": True})
+        return {p.relative_to(staging).as_posix(): p.read_bytes()
+                for p in sorted(staging.rglob("*.pyc"))}
+
+
 def app_zip(bytecode: bool = True) -> bytes:
     """engine/ and the browser UI as one deterministic zip (PyScript unpacks it).
 
     With ``bytecode`` (the default), each module ships as its ``.pyc`` alone (APP_BYTECODE),
-    in the source's place; without, as source.
+    in the source's place, and PyScript's package gets its checked-hash bytecode
+    (:func:`pyscript_bytecode`); without, as source.
     """
-    return _zip_dir({rel.as_posix(): (ROOT / rel).read_bytes() for rel in shipped_sources()},
-                    APP_BYTECODE if bytecode else False)
+    files = {rel.as_posix(): (ROOT / rel).read_bytes() for rel in shipped_sources()}
+    if bytecode:
+        files.update(pyscript_bytecode())
+    return _zip_dir(files, APP_BYTECODE if bytecode else False)
 
 
 def pinned_version(name: str) -> str:
@@ -256,10 +309,18 @@ def stdlib_index(full: bytes) -> dict[str, str]:
     return index
 
 
-def listed_modules(path: Path = STDLIB_LIST) -> list[str]:
-    """The modules named in ``web/stdlib-cut.txt`` (one a line; ``#`` starts a comment)."""
-    names = [line.split("#", 1)[0].strip() for line in path.read_text().splitlines()]
-    return [name for name in names if name]
+def listed_modules(part: str = "boot", path: Path = STDLIB_LIST) -> list[str]:
+    """The modules of ``web/stdlib-cut.txt``'s ``[boot]`` or ``[later]`` part (one a line;
+    ``#`` starts a comment)."""
+    parts: dict[str, list[str]] = {}
+    current = None
+    for line in path.read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line.startswith("[") and line.endswith("]"):
+            current = parts.setdefault(line[1:-1], [])
+        elif line and current is not None:
+            current.append(line)
+    return parts.get(part, [])
 
 
 def cut_modules(index: dict[str, str], listed: list[str]) -> set[str]:
@@ -274,14 +335,24 @@ def cut_modules(index: dict[str, str], listed: list[str]) -> set[str]:
     return chosen
 
 
-def fallback_module(index: dict[str, str], chosen: set[str]) -> bytes:
-    """``sitecustomize.py`` of the cut: web/stdlib_fallback.py, told what the cut leaves out."""
+def later_modules(index: dict[str, str], chosen: set[str]) -> set[str]:
+    """The ``[later]`` modules (and their packages) that the boot cut does not hold."""
+    return cut_modules(index, listed_modules("later")) - chosen
+
+
+def fallback_module(index: dict[str, str], chosen: set[str], report: bool = False) -> bytes:
+    """``sitecustomize.py`` of the cut: web/stdlib_fallback.py, told what the cut leaves out
+    and which of that is in the later zip (``report``: and to post each fallback to the
+    test server, for tests/stdlib_trace.py)."""
     missing = sorted(set(index) - chosen)
+    later = sorted(later_modules(index, chosen))
     packages = sorted(name for name in missing if index[name].endswith("/__init__.py"))
     return (STDLIB_FALLBACK.read_text()
             + "\n\n# Written by web/build.py: what the cut leaves out.\n"
             + f"MISSING = frozenset({tuple(missing)!r})\n"
+            + f"LATER = frozenset({tuple(later)!r})\n"
             + f"PACKAGES = frozenset({tuple(packages)!r})\n"
+            + ("REPORT = True\n" if report else "")
             + "install()\n").encode()
 
 
@@ -291,7 +362,8 @@ def stdlib_prefix() -> str:
     return f"/lib/python{major}{minor}.zip/"
 
 
-def stdlib_cut(listed: list[str] | None = None, sitecustomize: bytes | None = None) -> bytes:
+def stdlib_cut(listed: list[str] | None = None, sitecustomize: bytes | None = None,
+               report: bool = False) -> bytes:
     """The standard library the app loads: the listed modules (and their packages) and the
     fallback finder as ``sitecustomize``, compiled to bytecode without docstrings.
 
@@ -303,7 +375,18 @@ def stdlib_cut(listed: list[str] | None = None, sitecustomize: bytes | None = No
     chosen = cut_modules(index, listed_modules() if listed is None else listed)
     source = zipfile.ZipFile(io.BytesIO(full))
     files = {index[name]: source.read(index[name]) for name in sorted(chosen)}
-    files["sitecustomize.py"] = sitecustomize if sitecustomize is not None else fallback_module(index, chosen)
+    files["sitecustomize.py"] = (sitecustomize if sitecustomize is not None
+                                 else fallback_module(index, chosen, report))
+    return _zip_dir(files, {**APP_BYTECODE, "prefix": stdlib_prefix()})
+
+
+def stdlib_later() -> bytes:
+    """The later zip: the ``[later]`` modules the boot cut does not hold, as bytecode."""
+    full = (NODE / "pyodide" / STDLIB_FULL).read_bytes()
+    index = stdlib_index(full)
+    later = later_modules(index, cut_modules(index, listed_modules()))
+    source = zipfile.ZipFile(io.BytesIO(full))
+    files = {index[name]: source.read(index[name]) for name in sorted(later)}
     return _zip_dir(files, {**APP_BYTECODE, "prefix": stdlib_prefix()})
 
 
@@ -354,6 +437,7 @@ def boot_module(app: bytes, stdlib: bytes = b"") -> str:
     return (source.replace("__PYODIDE_VERSION__", version)
             .replace("__SNAPSHOT_KEY__", snapshot_key(app, stdlib))
             .replace("__STDLIB_CUT__", STDLIB_CUT)
+            .replace("__STDLIB_LATER__", STDLIB_LATER)
             .replace("__PYODIDE_LOCK__", lock_stub().decode()))
 
 
@@ -479,9 +563,10 @@ def service_worker(out: Path) -> None:
     write(out / "sw.js", source)
 
 
-def build(out: Path, trace_imports: bool = False) -> Path:
-    """The site in ``out``. ``trace_imports``: a tracing build for tests/stdlib_trace.py (the
-    full standard library, whose sitecustomize reports every import; never deployed)."""
+def build(out: Path, trace_imports: bool = False, report_fallbacks: bool = False) -> Path:
+    """The site in ``out``. For tests/stdlib_trace.py only (never deployed): ``trace_imports``,
+    the full standard library, whose sitecustomize reports every import; ``report_fallbacks``,
+    the cut, whose fallback also reports each module it had to load."""
     started = time.perf_counter()
     if out.exists():
         shutil.rmtree(out)
@@ -494,8 +579,9 @@ def build(out: Path, trace_imports: bool = False) -> Path:
         full = stdlib_index((NODE / "pyodide" / STDLIB_FULL).read_bytes())
         stdlib = stdlib_cut(sorted(full), STDLIB_TRACER.read_bytes())
     else:
-        stdlib = stdlib_cut()
+        stdlib = stdlib_cut(report=report_fallbacks)
     write(out / "vendor" / "pyodide" / STDLIB_CUT, stdlib)
+    write(out / "vendor" / "pyodide" / STDLIB_LATER, stdlib_later())
     write(out / "vendor" / "pyodide" / "boot.mjs", boot_module(app, stdlib))
     for path in sorted(STATIC.rglob("*")):
         if path.is_file() and path.name not in TEMPLATED and CSS_PARTS not in path.parents:
@@ -516,8 +602,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "build")
     parser.add_argument("--trace-imports", action="store_true",
                         help="a tracing build for tests/stdlib_trace.py (never deploy it)")
+    parser.add_argument("--report-fallbacks", action="store_true",
+                        help="the cut, reporting each fallback to the test server (never deploy it)")
     args = parser.parse_args(argv)
-    build(args.out.resolve(), trace_imports=args.trace_imports)
+    build(args.out.resolve(), trace_imports=args.trace_imports, report_fallbacks=args.report_fallbacks)
 
 
 if __name__ == "__main__":

@@ -8,14 +8,18 @@
 //   {"docstrings": false}      drop docstrings (as `python -OO` does; assertions stay)
 //   {"prefix": "/lib/x.zip/"}  the file name recorded in the code objects (tracebacks) is
 //                              prefix + the path below <dir>
-// The .pyc files are "unchecked-hash" (PEP 552): valid whatever the unpacked files' times
-// are. Column ranges are left out (PYTHONNODEBUGRANGES): tracebacks keep file and line,
+//   {"checked": true}          "checked-hash" .pyc (PEP 552): used only while the source
+//                              beside it has the very hash compiled (for sources someone
+//                              else writes at run time: PyScript's own package)
+// Otherwise the .pyc files are "unchecked-hash" (PEP 552): valid whatever the unpacked
+// files' times are. Column ranges are left out (PYTHONNODEBUGRANGES): tracebacks keep file and line,
 // without the ^^^ markers under the failing expression; the bytecode is smaller.
 import { loadPyodide } from "pyodide";
 import { resolve } from "node:path";
 
 const dir = resolve(process.argv[2]);
-const options = { sourceless: false, docstrings: true, prefix: "", ...JSON.parse(process.argv[3] || "{}") };
+const options = { sourceless: false, docstrings: true, prefix: "", checked: false,
+                  ...JSON.parse(process.argv[3] || "{}") };
 const pyodide = await loadPyodide({ env: { PYTHONNODEBUGRANGES: "1" } });
 pyodide.FS.mkdirTree("/src");
 pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: dir }, "/src");
@@ -44,7 +48,7 @@ for path in sorted(pathlib.Path("/src").rglob("*.py")):
     if not options["docstrings"]:
         tree = strip_docstrings(tree)
     code = compile(tree, options["prefix"] + rel, "exec", dont_inherit=True)
-    data = _code_to_hash_pyc(code, importlib.util.source_hash(source), False)
+    data = _code_to_hash_pyc(code, importlib.util.source_hash(source), options["checked"])
     if options["sourceless"]:
         target = path.with_suffix(".pyc")
         path.unlink()

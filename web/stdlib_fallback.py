@@ -8,10 +8,14 @@ the app import anything; it is never part of app.zip.
 
 It is an import finder, last on ``sys.meta_path``: it answers only for the modules of
 Pyodide's full standard library that the cut leaves out (:data:`MISSING`, written by the
-builder). Such an import does not fail: the first one fetches the full library
-(``vendor/pyodide/python_stdlib.zip``, the file Pyodide ships, synchronously, from the
-service worker's cache or the network), writes it beside the cut (:data:`FULL_PATH`)
-and loads the module from it; later ones use the same copy. A probe such as
+builder). Those imported only after the first render (:data:`LATER`: the Share drawer's
+QR codes, file import …) come from the small later zip, which the page fetches after
+ready at a quiet moment and writes to :data:`LATER_PATH` (static/pyodide-boot.mjs), or
+which this module fetches itself if it is not there yet. Any other such import does not
+fail either: the first one fetches the full library (``vendor/pyodide/python_stdlib.zip``,
+the file Pyodide ships, synchronously, from the service worker's cache or the network),
+writes it beside the cut (:data:`FULL_PATH`) and loads the module from it; later ones
+use the same copy. A probe such as
 ``importlib.util.find_spec`` costs nothing: the library is fetched only when a module is
 really executed. The page learns of it (``<html data-stdlib="full">`` and a console
 warning naming the module); :data:`fallbacks` lists the modules, and the snapshot worker
@@ -23,17 +27,23 @@ for the tests (tests/build/test_stdlib_cut.py), where :func:`install` takes a fe
 
 import sys
 
-#: Modules of the full library that the cut leaves out, and which of them are packages
-#: (both written by web/build.py).
+#: Modules of the full library that the cut leaves out, those of them in the later zip,
+#: and which of them are packages (written by web/build.py).
 MISSING = frozenset()
+LATER = frozenset()
 PACKAGES = frozenset()
-#: The full library, relative to the site's root (the page and the snapshot worker both
-#: live there).
+#: The full library and the later zip, relative to the site's root (the page and the
+#: snapshot worker both live there), and where they are written in Pyodide's file system.
 FULL_URL = "vendor/pyodide/python_stdlib.zip"
-#: Where the full library is written in Pyodide's file system, beside the cut.
 FULL_PATH = "/lib/python%d%d-full.zip" % sys.version_info[:2]
-#: The modules that needed the full library, in order.
+LATER_URL = "vendor/pyodide/python_stdlib_later.zip"
+LATER_PATH = "/lib/python%d%d-later.zip" % sys.version_info[:2]
+#: The modules that needed the full library, and those loaded from the later zip, in order.
 fallbacks = []
+later = []
+#: Set by ``web.build --report-fallbacks`` (``tests/stdlib_trace.py --check``, never
+#: deployed): each fallback is also posted to the test server's ``__ct_trace__``.
+REPORT = False
 
 
 def fetch_sync(url):
@@ -65,6 +75,10 @@ def _announce(name):
                         "loaded it from the full library.")
         if hasattr(js, "document"):
             js.document.documentElement.dataset.stdlib = "full"
+        if REPORT:
+            xhr = js.XMLHttpRequest.new()
+            xhr.open("POST", js.URL.new("__ct_trace__", js.location.href).href, False)
+            xhr.send(name)
     except Exception:  # the import matters, not the notice
         pass
 
@@ -83,15 +97,19 @@ class FullLibraryLoader:
         import zipimport
 
         name = module.__name__
-        if not os.path.exists(FULL_PATH):  # a restored snapshot starts without the file
-            data = self.fetch(FULL_URL)
-            with open(FULL_PATH + ".part", "wb") as out:
+        url, path = (LATER_URL, LATER_PATH) if name in LATER else (FULL_URL, FULL_PATH)
+        if not os.path.exists(path):  # a restored snapshot starts without the file
+            data = self.fetch(url)
+            with open(path + ".part", "wb") as out:
                 out.write(data)
-            os.replace(FULL_PATH + ".part", FULL_PATH)
-        fallbacks.append(name)
-        _announce(name)
+            os.replace(path + ".part", path)
+        if name in LATER:
+            later.append(name)
+        else:
+            fallbacks.append(name)
+            _announce(name)
         parent = name.rpartition(".")[0]
-        importer = zipimport.zipimporter(FULL_PATH + ("/" + parent.replace(".", "/") if parent else ""))
+        importer = zipimport.zipimporter(path + ("/" + parent.replace(".", "/") if parent else ""))
         exec(importer.get_code(name), module.__dict__)
 
 
@@ -106,7 +124,7 @@ class StdlibFallback:
             return None
         from importlib.machinery import ModuleSpec
 
-        inner = FULL_PATH + "/" + name.replace(".", "/")
+        inner = (LATER_PATH if name in LATER else FULL_PATH) + "/" + name.replace(".", "/")
         package = name in PACKAGES
         spec = ModuleSpec(name, self.loader, origin=inner + ("/__init__.py" if package else ".py"),
                           is_package=package)

@@ -8,6 +8,9 @@
 //   {"docstrings": false}      drop docstrings (as `python -OO` does; assertions stay)
 //   {"prefix": "/lib/x.zip/"}  the file name recorded in the code objects (tracebacks) is
 //                              prefix + the path below <dir>
+//   {"lines": false}           drop the line tables (co_linetable): a traceback through this
+//                              code names file and function, without a line number (the
+//                              standard library's tiers: 17 % fewer bytes on the wire)
 //   {"checked": true}          "checked-hash" .pyc (PEP 552): used only while the source
 //                              beside it has the very hash compiled (for sources someone
 //                              else writes at run time: PyScript's own package)
@@ -18,7 +21,7 @@ import { loadPyodide } from "pyodide";
 import { resolve } from "node:path";
 
 const dir = resolve(process.argv[2]);
-const options = { sourceless: false, docstrings: true, prefix: "", checked: false,
+const options = { sourceless: false, docstrings: true, prefix: "", checked: false, lines: true,
                   ...JSON.parse(process.argv[3] || "{}") };
 const pyodide = await loadPyodide({ env: { PYTHONNODEBUGRANGES: "1" } });
 pyodide.FS.mkdirTree("/src");
@@ -40,6 +43,11 @@ def strip_docstrings(tree):
                     body.append(ast.copy_location(ast.Pass(), doc))
     return tree
 
+def strip_lines(code):
+    """The code object (and those nested in it) without its line table."""
+    consts = tuple(strip_lines(c) if isinstance(c, type(code)) else c for c in code.co_consts)
+    return code.replace(co_linetable=b"", co_consts=consts)
+
 count = 0
 for path in sorted(pathlib.Path("/src").rglob("*.py")):
     rel = path.relative_to("/src").as_posix()
@@ -48,6 +56,8 @@ for path in sorted(pathlib.Path("/src").rglob("*.py")):
     if not options["docstrings"]:
         tree = strip_docstrings(tree)
     code = compile(tree, options["prefix"] + rel, "exec", dont_inherit=True)
+    if not options["lines"]:
+        code = strip_lines(code)
     data = _code_to_hash_pyc(code, importlib.util.source_hash(source), options["checked"])
     if options["sourceless"]:
         target = path.with_suffix(".pyc")

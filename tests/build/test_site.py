@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from web.build import STDLIB_FULL, build, shipped_sources
+from web.build import PYSCRIPT_BOOT_MODULES, STDLIB_FULL, build, shipped_sources
 
 
 def digest(root: Path) -> dict[str, str]:
@@ -60,9 +60,14 @@ def test_the_app_zip_ships_pyodide_bytecode_only(two_builds):
     site, _ = two_builds
     names = zipfile.ZipFile(site / "app.zip").namelist()
     assert "engine/conflict.pyc" in names and "web/app.pyc" in names and "web/views/conflict.pyc" in names
-    assert not any(n.endswith(".py") or "__pycache__" in n for n in names)
+    assert not any(n.endswith(".py") for n in names)
     shipped = {str(p.with_suffix(".pyc").as_posix()) for p in shipped_sources() if p.suffix == ".py"}
-    assert {n for n in names if n.endswith(".pyc")} == shipped
+    assert {n for n in names if n.endswith(".pyc") and not n.startswith("pyscript/")} == shipped
+    # PyScript's own package (it writes the sources at start): checked-hash bytecode beside them.
+    pyscript = {n for n in names if n.startswith("pyscript/")}
+    assert pyscript == {f"pyscript/__pycache__/{m}.cpython-314.pyc" for m in PYSCRIPT_BOOT_MODULES}
+    for name in pyscript:
+        assert int.from_bytes(zipfile.ZipFile(site / "app.zip").read(name)[4:8], "little") == 0b11
     for tool in ("build", "serve", "stdlib_fallback", "stdlib_tracer"):
         assert f"web/{tool}.pyc" not in names
     assert not any(n.endswith(".mjs") or n.startswith("tests/") for n in names)

@@ -65,11 +65,26 @@ test-e2e: site /usr/bin/chromium /usr/bin/zbarimg
 test-webkit: site $(WEBKIT)
 	$(XVFB) $(PY) -m pytest tests/webkit -q
 
+# The CPython suite and the Pyodide suite run side by side (two cores, neither needs a
+# browser); each writes its own log, printed in full once both are done, and either
+# failing fails `make test`. Then the browser suites, one after the other.
+TEST_LOGS := test-results/logs
 test: site /usr/bin/chromium /usr/bin/zbarimg $(WEBKIT)
-	$(PY) -m pytest tests/engine tests/web tests/build -q
-	node tests/pyodide/run.mjs
-	$(PY) -m pytest tests/e2e -q
-	$(XVFB) $(PY) -m pytest tests/webkit -q
+	@mkdir -p $(TEST_LOGS)
+	@start=$$(date +%s); \
+	$(PY) -m pytest tests/engine tests/web tests/build -q > $(TEST_LOGS)/cpython.log 2>&1 & cpython=$$!; \
+	node tests/pyodide/run.mjs > $(TEST_LOGS)/pyodide.log 2>&1 & pyodide=$$!; \
+	wait $$cpython; cpython_rc=$$?; cpython_s=$$(( $$(date +%s) - start )); \
+	wait $$pyodide; pyodide_rc=$$?; pyodide_s=$$(( $$(date +%s) - start )); \
+	echo "== CPython: tests/engine tests/web tests/build (exit $$cpython_rc, $${cpython_s} s) =="; \
+	cat $(TEST_LOGS)/cpython.log; \
+	echo "== Pyodide: tests/pyodide/run.mjs (exit $$pyodide_rc, $${pyodide_s} s; side by side with CPython) =="; \
+	cat $(TEST_LOGS)/pyodide.log; \
+	test $$cpython_rc -eq 0 && test $$pyodide_rc -eq 0
+	@start=$$(date +%s); $(PY) -m pytest tests/e2e -q; rc=$$?; \
+	echo "== e2e (Chromium): exit $$rc, $$(( $$(date +%s) - start )) s =="; exit $$rc
+	@start=$$(date +%s); $(XVFB) $(PY) -m pytest tests/webkit -q; rc=$$?; \
+	echo "== WebKit: exit $$rc, $$(( $$(date +%s) - start )) s =="; exit $$rc
 
 bench: site /usr/bin/chromium $(WEBKIT)
 	$(PY) -m pip install --quiet -e '.[bench]'

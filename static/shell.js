@@ -111,14 +111,38 @@ function whenReady(callback) {
 }
 
 // A memory snapshot for the next start (docs/ARCHITECTURE.md, Start-up): made in a worker
-// once Python is ready and the page is idle; anything that goes wrong is silent.
-// Only once Python is ready (however long that took): a page that never became ready
-// makes none.
-function afterReady(callback) {
-  if (root.dataset.ready === "true") idle(callback);
-  else document.addEventListener("ct:ready", () => idle(callback), { once: true });
+// once Python is ready and the person is not using the page; anything that goes wrong is
+// silent. Only once Python is ready (however long that took): a page that never became
+// ready makes none. The worker boots a second Pyodide on its own thread: on a 2-core
+// phone that still competes with the page, so it waits until nobody has touched the page
+// for QUIET_MS (each tap, key or scroll starts the wait again) or the page is hidden; a
+// reload or a tap right after the first visit never meets it.
+const QUIET_MS = 4000;
+const INPUT = ["pointerdown", "keydown", "wheel", "touchstart", "scroll"];
+
+function whenQuiet(callback) {
+  let timer;
+  const stop = () => {
+    clearTimeout(timer);
+    for (const type of INPUT) window.removeEventListener(type, arm, true);
+    document.removeEventListener("visibilitychange", hidden);
+  };
+  const start = () => { stop(); idle(callback); };
+  function arm() { clearTimeout(timer); timer = setTimeout(start, QUIET_MS); }
+  function hidden() { if (document.hidden) start(); }
+  for (const type of INPUT) window.addEventListener(type, arm, { capture: true, passive: true });
+  document.addEventListener("visibilitychange", hidden);
+  arm();
 }
-afterReady(() => boot.then((m) => m.makeSnapshotInBackground()).catch(() => {}));
+
+function afterReady(callback) {
+  if (root.dataset.ready === "true") whenQuiet(callback);
+  else document.addEventListener("ct:ready", () => whenQuiet(callback), { once: true });
+}
+afterReady(() => boot.then(async (m) => {
+  await m.prefetchLater(); // the modules of the later zip, before anyone opens a Share drawer
+  await m.makeSnapshotInBackground();
+}).catch(() => {}));
 
 if ("serviceWorker" in navigator) {
   whenReady(async () => {

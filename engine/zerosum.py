@@ -9,8 +9,8 @@ library only).
 
 The game: ``payoff[i][j]`` is what the **row** player wins (and the column player
 loses) when the row player plays row ``i`` and the column player column ``j``. The row
-player maximises, the column player minimises. Entries are ints, Fractions, finite
-Decimals or finite floats (a float is taken at its exact binary value: ``0.1`` is
+player maximises, the column player minimises. Entries are ints, Fractions or finite
+floats (a float is taken at its exact binary value: ``0.1`` is
 3602879701896397/36028797018963968, so pass Fractions for exact decimal payoffs).
 Booleans, text, NaN and infinities are refused.
 
@@ -34,7 +34,7 @@ API
   :func:`column_exploitability` is the same for a column mix.
 
 A mix is a sequence of one non-negative number per row (per column). Exact mixes
-(ints, Fractions, Decimals) must sum to exactly 1. A mix with a float in it must sum to
+(ints, Fractions) must sum to exactly 1. A mix with a float in it must sum to
 1 within 1e-9 and is then divided by its exact sum (so that a mix printed or stored as
 floats can still be judged).
 
@@ -94,7 +94,6 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass
-from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Sequence
 
@@ -150,10 +149,10 @@ class Response:
 # ----------------------------------------------------------------------------- input
 
 def _number(value: Any, where: str, error: type[ZeroSumError]) -> Fraction:
-    if isinstance(value, bool) or not isinstance(value, (numbers.Rational, float, Decimal)):
+    if isinstance(value, bool) or not isinstance(value, (numbers.Rational, float)):
         raise error(f"{where} must be a number (an int, a Fraction or a finite float), "
                     f"not {type(value).__name__} {value!r:.40}")
-    if isinstance(value, (float, Decimal)) and not math.isfinite(value):
+    if isinstance(value, float) and not math.isfinite(value):
         raise error(f"{where} must be a finite number, not {value}")
     if isinstance(value, numbers.Rational) and not isinstance(value, (int, Fraction)):
         return Fraction(value.numerator, value.denominator)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from decimal import Decimal
 from fractions import Fraction
 
 import pytest
@@ -177,10 +176,9 @@ def test_value_is_shifted_and_scaled_with_the_payoffs() -> None:
     assert t.value == s.value * 3 / 7 + F(11, 2) and t.row == s.row and t.column == s.column
 
 
-def test_floats_and_decimals_are_taken_exactly() -> None:
+def test_floats_are_taken_exactly() -> None:
     s = zs.solve([[0.5, -0.5], [-0.5, 0.5]])
     assert s.value == 0 and s.row == (F(1, 2), F(1, 2))
-    assert zs.solve([[Decimal("0.1")]]).value == F(1, 10)
     assert zs.solve([[0.1]]).value == F(0.1) != F(1, 10)
 
 
@@ -359,7 +357,7 @@ def test_float_mix_is_rescaled_within_tolerance() -> None:
     ([[float("nan")]], "finite"),
     ([[float("inf"), 1]], "finite"),
     ([[1], [-float("inf")]], "finite"),
-    ([[Decimal("NaN")]], "finite"),
+    ([[__import__("decimal").Decimal("0.1")]], "must be a number"),  # decimal is not shipped (issue 19)
     ("ab", "list or a tuple"),
     (5, "list or a tuple"),
     (None, "list or a tuple"),

@@ -253,10 +253,10 @@ class ShareCodes:
         # A modal dialog (issue 22): it takes the focus on its Close button when it opens
         # (data-focus "qr-dialog"), keeps Tab inside (web/app.py), and gives the focus back
         # to the "Full screen" button that opened it when it closes.
-        return h("div", {"class": "qr-full", "role": "dialog", "aria-modal": "true", "aria-labelledby": "qr-full-title",
-                         "aria-describedby": "qr-full-hint", "data-testid": "qr-fullscreen", "data-modal": "qr"},
+        return h("div", {"class": "qr-full", "role": "dialog", "aria-modal": "true", "aria-label": f"{title}: QR code",
+                         "aria-describedby": "qr-full-hint", "data-testid": "qr-fullscreen"},
                  h("div", {"class": "qr-full-bar"},
-                   h("h2", {"id": "qr-full-title"}, f"{title}: QR code"),
+                   h("h2", {}, title),
                    button("Close", "session:qr-close", cls="btn small primary", data_focus="qr-dialog")),
                  h("div", {"class": "qr-full-square"}, svg(code, f"QR code of the {title.lower()} link")),
                  h("p", {"class": "qr-full-hint", "id": "qr-full-hint"}, "Point a phone's camera app at the code and open the link it "

@@ -347,7 +347,7 @@ class Session:
         try:
             slot = self.app.store.import_text(text)
         except (codec.SaveError, StoreError) as err:
-            self.app.toast(f"That file could not be imported: {err}", "error")
+            self.app.toast(f"That file could not be imported: {_lower_first(str(err))}", "error")
             return
         self._opened_new(slot, "Imported")
 
@@ -517,7 +517,7 @@ class Session:
                             button("Copy", "session:duplicate", info.id, cls="btn small"),
                             button("Export", "session:export", info.id, cls="btn small"),
                             button("Delete", "session:delete", info.id, cls="btn small danger",
-                                   aria_label=f"Delete {info.name}"))))
+                                   aria_label=f"Delete {info.name or 'this game'}"))))
         return h("div", {"class": "panel drawer", "aria-label": "Saved games"},
                  h("div", {"class": "spread"}, h("h2", {}, "Saved games"),
                    h("div", {"class": "row"},
@@ -720,7 +720,7 @@ class Session:
             try:
                 slot = store.restore_backup(arg)
             except (codec.SaveError, StoreError) as err:
-                self.app.toast(f"This copy still cannot be opened: {err}", "error")
+                self.app.toast(f"This copy still cannot be opened: {_lower_first(str(err))}", "error")
                 return True
             self._opened_new(slot, "Opened the kept copy")
         elif name == "backup-delete" and arg:
@@ -792,6 +792,12 @@ def link_problem(err: codec.ShareError) -> str:
     for prefix in ("This link cannot be opened: ", "This link could not be opened: "):
         if text.startswith(prefix):
             text = text[len(prefix):]
-    if text[:1].isupper() and not text[1:2].isupper():
-        text = text[0].lower() + text[1:]
-    return f"This link could not be opened: {text}. Nothing was saved; your games are as they were."
+    return f"This link could not be opened: {_lower_first(text)}. Nothing was saved; your games are as they were."
+
+
+def _lower_first(text: str) -> str:
+    """A sentence continued after a colon: "This save is damaged" → "this save is damaged"
+    (a clause id or a name such as "CS-5" or "OIC" stays as it is)."""
+    if text[:1].isupper() and not text[1:2].isupper() and not text[1:2].isdigit():
+        return text[0].lower() + text[1:]
+    return text

@@ -350,7 +350,7 @@ class Store:
 
     def _new_id(self, kind: str) -> str:
         if not isinstance(kind, str) or not _KIND.fullmatch(kind):
-            raise StoreError(f"Games of kind {kind!r} cannot be saved")
+            raise StoreError("This kind of game cannot be saved here")
         while True:
             slot_id = f"{kind}-{self._random(6)}"
             if self.storage.get(SLOT_PREFIX + slot_id) is None:
@@ -459,7 +459,7 @@ class Store:
         """
         kind = slot_kind(slot_id)
         if game.kind != kind:
-            raise StoreError(f"This is a {game.kind} game; it cannot be saved over a {kind} game")
+            raise StoreError("This game belongs to another table: it cannot be saved over this save")
         raw = self._raw(slot_id)
         damaged = False
         try:
@@ -676,7 +676,7 @@ class Store:
             self.storage.remove(LAST_PREFIX + kind)
             return
         if slot_kind(slot_id) != kind:
-            raise StoreError(f"That is not a {kind} game")
+            raise StoreError("That save belongs to another table")
         self._write(LAST_PREFIX + kind, slot_id, "which game was open")
 
     # ------------------------------------------------------------------ files

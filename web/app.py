@@ -24,7 +24,7 @@ from web.views.curtain import Tap, TapGuard
 ARROWS = {"ArrowLeft": (0, -1), "ArrowRight": (0, 1), "ArrowUp": (-1, 0), "ArrowDown": (1, 0)}
 
 #: A toast longer than this many characters may not fit its two lines: it gets "More".
-TOAST_SHORT = 140
+TOAST_SHORT = 120
 
 #: Controls whose value is typed: taken from their "input" events only.
 TEXT_TYPES = {"text", "number", "search", "tel", "email", "url", "password", "textarea"}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from engine import codec
 from engine import game as games
 from engine.game import MAX_TYPED_SEED
 from web import platform
@@ -139,6 +140,8 @@ class ToolView:
             return None
         if not isinstance(raw, str) or not raw:
             return None
+        if codec.json_depth(raw) > codec.MAX_DEPTH:
+            return None  # never handed to the parser: deep nesting overflows Pyodide's stack (fatal)
         try:
             return json.loads(raw)
         except (ValueError, RecursionError):

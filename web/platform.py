@@ -50,6 +50,12 @@ def replace_hash(new_hash: str) -> None:
     window.history.replaceState(None, "", new_hash or "#/")
 
 
+def go_to_hash(new_hash: str) -> None:
+    """Go to another route without adding a history entry; unlike :func:`replace_hash`,
+    the page hears it (``hashchange``), so the shell and the app both move there."""
+    window.location.replace(new_hash)
+
+
 def page_url_without_hash() -> str:
     href = str(window.location.href)
     return href.split("#", 1)[0]

@@ -865,13 +865,9 @@ class ConsimView(ToolView):
         if self.players_view and name not in ("leave", "leave-no", "leave-yes"):
             return  # the players' view has no Observer controls (a stray tap does nothing)
         self.notice = None
-        if name in STEPS:
-            from web import platform
-
-            now = platform.now_ms()
-            if now - self._last_step < DOUBLE_TAP_MS:
-                return  # the second tap of a double tap lands on the new button under the finger
-            self._last_step = now
+        # Deal / Next / End round: a double tap's second tap (on the button that appeared under
+        # the finger, or on Next again after the order moved) is refused, and said, by the app's
+        # one guard (web/views/curtain.py TapGuard); a tap on another button is always taken.
         if name == "players":
             self.players_view, self.confirm_leave = True, False
             self.shot = self.long_pick = None

@@ -280,8 +280,15 @@ class App:
         tap = self._tap_of(event, el, action, arg)
         return lambda: self._tap(tap, action, arg, el)
 
-    @staticmethod
-    def _tap_of(event, el, action: str, arg) -> Tap:
+    def on_pointer(self, event):
+        """Remember whether the last pointer down was a finger (the guard's touch rule)."""
+        try:
+            self._pointer = (str(event.pointerType), float(event.timeStamp))
+        except (TypeError, ValueError):
+            self._pointer = None
+        return None
+
+    def _tap_of(self, event, el, action: str, arg) -> Tap:
         """What the double-tap guard needs of a click, read at once: when and where it
         landed and what it hit. Enter/Space on a button (``detail`` 0) and a script's
         click have no spot: they are never taken for a finger's double tap."""
@@ -293,7 +300,10 @@ class App:
             detail, stamp = 0, float(platform.now_ms())
         point = None if detail == 0 or (x == 0 and y == 0) else (x, y)
         label = platform.text(el.getAttribute("aria-label")) or str(el.textContent or "")
-        return Tap(stamp, point, (el, action, arg), " ".join(label.split())[:60])
+        pointer = getattr(self, "_pointer", None)
+        touch = pointer is not None and pointer[0] in ("touch", "pen") and 0 <= stamp - pointer[1] < 1500
+        return Tap(stamp, point, (el, action, arg), " ".join(label.split())[:60], detail=max(detail, 1),
+                   touch=touch)
 
     def _tap(self, tap: Tap, action: str, arg, el) -> None:
         """A tap, through the double-tap guard: a refused one is said, never dropped silently."""
@@ -532,6 +542,7 @@ class App:
         target.addEventListener(name, proxy)
 
     def start(self) -> None:
+        self.listen(document, "pointerdown", self.on_pointer)
         self.listen(document, "click", self.on_click)
         self.listen(document, "input", self.on_field)
         self.listen(document, "change", self.on_field)

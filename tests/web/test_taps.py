@@ -70,3 +70,12 @@ def test_the_curtain_guard_says_why_it_did_not_open():
     fine = Tap(0, (1, 1), "show", "Show Ben's hand")
     assert guard.may_open(fine) is True and fine.refused is None
     assert guard.may_open(None) is True  # no tap object (a keyboard shortcut): just the answer
+
+
+def test_a_mouse_click_is_refused_only_as_the_second_click_of_a_double_click():
+    """A mouse (or a test driver's click) at the same spot soon after is a person's next click;
+    the second click of a real double click (detail 2) lands on what appeared, and is refused."""
+    guard = TapGuard()
+    guard.taken(Tap(1000, (100, 200), "deal", "Deal", touch=False), moved=True)
+    assert guard.judge(Tap(1100, (100, 200), "next", "Next ▸", touch=False)) is None
+    assert guard.judge(Tap(1100, (100, 200), "next", "Next ▸", detail=2, touch=False)).startswith("Not taken")

@@ -45,18 +45,21 @@ class Tap:
     (``None`` for a keyboard's Enter/Space or a script's click, which have none);
     ``target`` what it hit (an identity the app compares, with the control's action
     and argument); ``label`` the control's name for messages; ``detail`` 1, or 2 when
-    it is the second tap of a double tap on the same, unchanged control.
+    it is the second tap of a double tap on the same, unchanged control. ``touch``:
+    a finger's tap (the last pointer down was a touch); a mouse's click counts as the
+    second of a double tap only when the browser says so (``detail`` 2: a double click).
     """
 
-    __slots__ = ("time", "point", "target", "label", "detail", "refused")
+    __slots__ = ("time", "point", "target", "label", "detail", "refused", "touch")
 
     def __init__(self, time: float, point: tuple[float, float] | None, target: Any, label: str = "",
-                 detail: int = 1):
+                 detail: int = 1, touch: bool = True):
         self.time = time
         self.point = point
         self.target = target
         self.label = label
         self.detail = detail
+        self.touch = touch
         self.refused: str | None = None
 
     def refuse(self, text: str | None = None) -> None:
@@ -88,6 +91,8 @@ class TapGuard:
         gap = tap.time - last.time
         if not 0 <= gap <= self.window_ms:
             return None
+        if not tap.touch and tap.detail < 2:
+            return None  # a mouse's single click: a person's next click, however soon
         if math.dist(tap.point, last.point) > self.radius_px:
             return None  # another spot: another button, however soon
         label, before = tap.label or "the button", last.label or "the button"

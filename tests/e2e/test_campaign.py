@@ -293,9 +293,11 @@ def test_undo_redo_and_history_replay_the_same_cards(page, base_url):
     second = stakes(page)
     page.get_by_role("button", name="↶ Undo").tap()
     assert page.locator("[data-testid=spoils]").count() == 1
+    page.wait_for_timeout(500)  # a second, deliberate tap: not the second tap of a double tap (TapGuard)
     page.get_by_role("button", name="↶ Undo").tap()
     assert stakes(page) == first
     page.get_by_role("button", name="↷ Redo").tap()
+    page.wait_for_timeout(500)
     page.get_by_role("button", name="↷ Redo").tap()
     assert stakes(page) == second  # a redone battle deals the same stakes
     check_matches_engine(page, game)

@@ -332,7 +332,10 @@ TAPS = """([first, second]) => {
     // Two taps in one task: the first at the centre of ``first``, the second at ``second``
     // (a selector, or null: the same spot, on whatever the first tap left there).
     const centre = el => { const r = el.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
+    // A finger: pointerdown (pointerType touch), then the click, as a tablet sends them.
     const click = ([x, y]) => { const el = document.elementFromPoint(x, y);
+        el.dispatchEvent(new PointerEvent('pointerdown', {bubbles: true, pointerType: 'touch', isPrimary: true,
+                                                          clientX: x, clientY: y}));
         el.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, view: window, detail: 1,
                                                   clientX: x, clientY: y}));
         return (el.closest('button') || el).textContent.trim(); };

@@ -79,3 +79,16 @@ def test_a_mouse_click_is_refused_only_as_the_second_click_of_a_double_click():
     guard.taken(Tap(1000, (100, 200), "deal", "Deal", touch=False), moved=True)
     assert guard.judge(Tap(1100, (100, 200), "next", "Next ▸", touch=False)) is None
     assert guard.judge(Tap(1100, (100, 200), "next", "Next ▸", detail=2, touch=False)).startswith("Not taken")
+
+
+def test_taps_never_chain_the_one_after_a_second_tap_is_a_new_tap():
+    """A player tapping a settling curtain again and again: every other tap is a fresh
+    one (detail 1), so the curtain opens once it has settled; taps never chain."""
+    guard = TapGuard()
+    taps = [tap(1000 + 150 * i, target="curtain", label="Show Anna's hand") for i in range(4)]
+    details = []
+    for t in taps:
+        assert guard.judge(t) is None
+        guard.taken(t, moved=False)
+        details.append(t.detail)
+    assert details == [1, 2, 1, 2]

@@ -93,6 +93,8 @@ class TapGuard:
             return None
         if not tap.touch and tap.detail < 2:
             return None  # a mouse's single click: a person's next click, however soon
+        if last.detail >= 2:
+            return None  # the tap after a double tap's second: a new tap (taps never chain into one)
         if math.dist(tap.point, last.point) > self.radius_px:
             return None  # another spot: another button, however soon
         label, before = tap.label or "the button", last.label or "the button"

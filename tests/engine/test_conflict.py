@@ -838,13 +838,13 @@ def test_setup_warnings_side_scope_below_conflict_scope_and_empty_player():
 @pytest.mark.parametrize("action, message", [
     ("play", "must be an object"),
     ({"type": "shout"}, "Unknown action type"),
-    ({"type": "play", "card": "9S"}, "needs a 'player'"),
+    ({"type": "play", "card": "9S"}, "needs its 'player'"),
     ({"type": "play", "player": True, "card": "9S"}, "whole number"),
-    ({"type": "play", "player": 0}, "needs a 'card'"),
+    ({"type": "play", "player": 0}, "needs its 'card'"),
     ({"type": "play", "player": 0, "card": "1S"}, 'Not a card: "1S"'),
     ({"type": "play", "player": 3, "card": "9S"}, "There is no player 3 on Alpha"),
     ({"type": "play", "player": 0, "card": "9S", "side": 2}, "There is no side 2"),
-    ({"type": "discard", "side": 0, "cards": []}, "needs a 'player'"),
+    ({"type": "discard", "side": 0, "cards": []}, "needs its 'player'"),
     ({"type": "discard", "side": 0, "player": 0, "cards": 5}, "list of cards"),
 ])
 def test_malformed_actions_raise_action_error(action, message):

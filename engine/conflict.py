@@ -1853,6 +1853,8 @@ def upgrade(data: Mapping[str, Any]) -> dict[str, Any]:
     (note ``"spectator"``). The notes (:data:`UPGRADE_NOTES`) show in the conflict log.
     Data this cannot read is returned as it is, for the checks to refuse.
     """
+    if not isinstance(data, Mapping):
+        raise ArgumentError(f"upgrade takes a saved game as an object (got {type(data).__name__})")
     out = dict(data)
     setup, actions = out.get("setup"), out.get("actions")
     if not isinstance(setup, Mapping) or not isinstance(actions, (list, tuple)):

@@ -247,7 +247,7 @@ SCENARIO_CHOICES: tuple[str, ...] = (
 )
 
 #: RULES.md clauses that are rulings (the app's reading where the source is silent).
-RULINGS: tuple[str, ...] = ("OIC-4", "OIC-6", "OIC-9", "OIC-13", "OIC-16", "OIC-18")
+RULINGS: tuple[str, ...] = ("OIC-4", "OIC-6", "OIC-9", "OIC-13", "OIC-16", "OIC-18", "OIC-19")
 
 _DEFAULTS = {v.key: v.default for v in VARIANTS}
 
@@ -1036,8 +1036,9 @@ def engageable_suits(state: ConflictState, side: int) -> list[Suit]:
 
 
 def _without_id(message: str) -> str:
-    """A message without its leading rule id, to quote it inside another one."""
-    return re.sub(r"^[A-Z]+(?:-[A-Z]+)?-\d+: ", "", message)
+    """A message without its leading rule id, to quote it inside another one (as a sentence)."""
+    text = re.sub(r"^[A-Z]+(?:-[A-Z]+)?-\d+: ", "", message)
+    return text[:1].upper() + text[1:]
 
 
 def _phase_problem(state: ConflictState, acting: str) -> RuleError | None:
@@ -1086,9 +1087,14 @@ def _card_problem(state: ConflictState, side: int, player: int, card: Card) -> R
                                       f"cards of {card.suit.noun} are usable")
         if size < 1:
             best = best_organization(state, side, card.suit, player)
+            if size == 0 and rating - s.scope.offset >= 1:  # OIC-18 said once, as the rule cited
+                who = best.name if best else "its best organization"
+                return RuleError("OIC-18", f"{your} max card size in {card.suit.noun} is 0: {who} ({rating}) has "
+                                           f"no influence {s.scope.beyond} (power must be above "
+                                           f"{s.scope.engage_threshold}), so only face cards of "
+                                           f"{card.suit.noun} are usable")
             why = explain_max_size(rating, s.scope, card.suit, best.name if best else None)
-            rule = "OIC-18" if size == 0 and rating - s.scope.offset >= 1 else "OIC-5"
-            return RuleError(rule, f"{your} max card size in {card.suit.noun} is {_num(size)} ({why})")
+            return RuleError("OIC-5", f"{your} max card size in {card.suit.noun} is {_num(size)} ({why})")
         return RuleError("OIC-5", f"the {card.label} is above {your} max card size in "
                                   f"{card.suit.noun} ({size})")
     if not state.chain:
@@ -1706,8 +1712,13 @@ def status(state: ConflictState) -> str:
     """
     state = _state(state)
     prefix = f"Round {state.round} · "
-    if state.phase == "conflict-over":
-        return state.end_message
+    if state.phase == "conflict-over":  # the result says how, at length: here, who
+        winner = None if state.winner is None else state.sides[state.winner].name
+        if state.ending == "called":
+            return (f"The table ended the conflict: {winner} wins (OIC-19)." if winner else
+                    "The table ended the conflict in a standoff (OIC-19).")
+        return (f"The conflict is over: {winner} wins (OIC-17)." if winner else
+                "The conflict is over: neither side can be engaged (OIC-17).")
     if state.phase == "round-over":
         last = state.results[-1]
         opens = f"{state.sides[last.loser].name} opens round {state.round + 1}"

@@ -194,6 +194,9 @@ class Observation:
     hand_sizes: tuple[tuple[int, ...], ...]
     pile_sizes: tuple[tuple[int, int], ...]  # (draw pile, discard pile) per deck
     hands: tuple[tuple[Card, ...], ...]  # the app's own side, per player
+    #: How its "why" names the other side's cards: "your " when people play it (the app
+    #: talks to them), "<side>'s " when the app plays both sides. Not part of :meth:`key`.
+    rival: str = "your "
 
     @property
     def settings(self) -> dict[str, Any]:
@@ -232,6 +235,7 @@ def observe(state: oic.ConflictState, side: int) -> Observation:
         hand_sizes=tuple(tuple(len(h) for h in hands) for hands in state.hands),
         pile_sizes=tuple((len(d), len(x)) for d, x in zip(state.draw_piles, state.discard_piles)),
         hands=tuple(state.hands[side]),
+        rival="your " if state.levels[1 - side] is None else f"{state.sides[1 - side].name}'s ",
     )
 
 
@@ -339,7 +343,7 @@ def _decision(action: dict[str, Any], why: str, level: str) -> Decision:
 
 
 def _your(obs: Observation) -> str:
-    return "your "
+    return obs.rival
 
 
 def _play_decision(obs: Observation, player: int, card: int, why: str, level: str) -> Decision:
@@ -640,7 +644,8 @@ def _normal_why(obs: Observation, ctx: _Round, cards: list[int], card: int) -> s
         what += " and keeps its face cards"
     worth = t.end_worth(side, _SUIT[card], ctx.first)
     if worth > 0.5 and _SUIT[card] != ctx.first:
-        what += f"; if it stands, you lose a point in {suit.noun}"
+        loser = "you lose" if obs.rival == "your " else f"{obs.sides[obs.opponent].name} loses"
+        what += f"; if it stands, {loser} a point in {suit.noun}"
     elif worth > 0.5:
         what += f"; if it stands, it gains a point in {suit.noun}"
     return what

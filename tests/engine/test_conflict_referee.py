@@ -266,9 +266,9 @@ def test_oic_19_the_table_ends_the_conflict_between_rounds_and_the_side_ahead_wi
     assert end.end_message == ("OIC-19: the table ended the conflict after 1 round (1 day). Zombie invasion was "
                                "ahead, 31 to 26 in rating points above the engagement threshold (5 at home "
                                "ground), and wins the conflict.")
-    assert oic.status(end) == end.end_message
+    assert oic.status(end) == "The table ended the conflict: Zombie invasion wins (OIC-19)."
     assert history(called)[-1] == "After round 1 · the table ends the conflict: Zombie invasion ahead 31–26 (OIC-19)"
-    with pytest.raises(RuleError, match="^OIC-17: the conflict is over. the table ended the conflict"):
+    with pytest.raises(RuleError, match="^OIC-17: the conflict is over. The table ended the conflict"):
         apply(called, {"type": "next_round"})
     with pytest.raises(RuleError, match="^OIC-17: the conflict is over"):
         apply(called, {"type": "call"})
@@ -292,6 +292,7 @@ def test_oic_19_a_standoff_names_no_winner():
     assert end.winner is None and end.end_message.startswith(
         "OIC-19: the table ended the conflict after 2 rounds (2 days) in a standoff — both sides stood 27")
     assert oic.standing(end) == "Called after 2 rounds · standoff 27–27"
+    assert oic.status(end) == "The table ended the conflict in a standoff (OIC-19)."
 
 
 def test_oic_19_war_time_is_in_campaign_seasons():

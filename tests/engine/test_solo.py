@@ -488,3 +488,11 @@ def test_unknown_level_and_wrong_turn_are_refused():
 
 def test_suits_table_matches_the_cards_module():
     assert solo.SUITS == tuple(Suit)
+
+
+def test_the_apps_why_talks_to_people_and_names_the_side_when_the_app_plays_both():
+    state = _position("6S", [(0, "5S")])
+    assert solo.decide(state, 1, "normal").why.startswith("plays 6♠: the cheapest card that beats your 5♠")
+    both = _position("6S", [(0, "5S")], setup=solo_setup(other="easy"))
+    assert solo.decide(both, 1, "normal").why.startswith(
+        "plays 6♠: the cheapest card that beats Purple Dragon League's 5♠")

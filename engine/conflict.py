@@ -75,7 +75,7 @@ from typing import Any, Iterable, Mapping
 from .cards import Card, CardError, Rank, Suit, clean_cards, full_deck, parse_card, shuffled_deck
 from .game import ActionError, Game, RuleError
 from . import referee
-from .text import setup_text, text_problem
+from .text import setup_text
 from .rules import SettingsError, Variant, resolve_rules
 
 __all__ = [

@@ -28,11 +28,20 @@ MOVES = ("conflict:reveal", "conflict:play", "conflict:pick", "conflict:pass", "
          "conflict:discard", "conflict:select", "conflict:select-unusable", "conflict:next-round",
          "conflict:call", "conflict:call-confirmed", "conflict:table-player", "conflict:hide")
 
-#: The page's markup and text without the static Rules panels (their examples name cards).
+#: Every text node and every attribute of the page, one a line, outside the static Rules
+#: panels: a card named in a sentence ("the 9♥") is in one text node, a card drawn as a
+#: card has its name and token in attributes (aria-label, data-card).
 PAGE = """() => {
-    const copy = document.body.cloneNode(true);
-    copy.querySelectorAll('[id^=rules-]').forEach(el => el.remove());
-    return copy.innerHTML + '\\n' + copy.innerText;
+    const out = [];
+    const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+    for (let node = walk.currentNode; node; node = walk.nextNode()) {
+        if (node.nodeType === Node.TEXT_NODE) {
+            if (!node.parentElement.closest('[id^=rules-]')) out.push(node.data);
+        } else if (!node.closest('[id^=rules-]')) {
+            for (const attr of node.attributes) out.push(`${attr.name}="${attr.value}"`);
+        }
+    }
+    return out.join('\\n');
 }"""
 
 

@@ -15,6 +15,7 @@ import json
 import random
 
 from engine import conflict as oic
+from engine import game as games
 from engine import solo
 from engine.cards import Card, Suit
 from web.dom import button, h
@@ -562,7 +563,9 @@ class ConflictView(ToolView):
     def _round_over(self, st):
         """Between rounds: what the round did; start the next, or end the conflict here (OIC-19)."""
         last = st.results[-1]
-        if st.spectator:  # the status line says what comes next; nothing to tap here
+        game = self.session.game
+        if st.spectator or game is None or not games.can_apply(game, {"type": "next_round"}):
+            # A spectator's copy: the status line says what comes next; nothing to tap here.
             nxt = h("p", {"class": "muted", "data-testid": "spectator-wait"}, SNAPSHOT)
         elif self.confirm_call:
             nxt = h("div", {"class": "row sticky-controls confirm", "role": "alertdialog",
@@ -574,9 +577,11 @@ class ConflictView(ToolView):
                     button("End the conflict", "conflict:call-confirmed", cls="btn danger"),
                     button("Keep fighting", "conflict:call-cancel", cls="btn primary", data_focus="confirm"))
         else:
+            can_call = games.can_apply(game, {"type": "call"})
             nxt = h("div", {"class": "row next-or-call"},
                     button(f"Start round {st.round + 1}", "conflict:next-round", cls="btn primary"),
-                    button("End the conflict here…", "conflict:call", cls="btn", data_testid="call", data_focus="call"),
+                    button("End the conflict here…", "conflict:call", cls="btn", data_testid="call", data_focus="call")
+                    if can_call else None,
                     h("p", {"class": "muted small call-preview", "data-testid": "call-preview"},
                       with_rule_refs(oic.call_preview(st), "conflict")))
         return h("section", {"class": "panel result", "data-testid": "result",

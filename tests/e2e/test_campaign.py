@@ -318,7 +318,7 @@ def test_refusals_and_safari_taps_lose_nothing(page, base_url):
     # Not a number: the engine's CMP-3 refusal is shown and nothing changes.
     page.locator("#campaign-troops").fill("-3")
     page.locator("[data-action='campaign:record']").tap()
-    assert "CMP-3" in page.locator("[data-testid=refusal]").inner_text()
+    assert "CMP-12" in page.locator("[data-testid=refusal]").inner_text()
     assert page.locator("[data-testid=record]").count() == 1
     check_matches_engine(page, game)
     # The stepper: large touch controls.

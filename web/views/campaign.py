@@ -262,7 +262,7 @@ class CampaignView(ToolView):
             detail = h("div", {"class": "troops-row"},
                        h("p", {"class": "muted"}, "A drawn battle moves no card; both stakes go home (",
                          rule_ref("CMP-5", "campaign"), "), and it counts as a battle fought (",
-                         rule_ref("HR-CMP-2", "campaign"), ")."),
+                         rule_ref("CMP-11", "campaign"), ")."),
                        button("Record the drawn battle", "campaign:record", cls="btn primary big"))
         return h("section", {"class": "panel campaign-action", "data-testid": "record"},
                  self._last_battle(st),

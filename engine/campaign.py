@@ -72,6 +72,7 @@ __all__ = [
     "is_decisive", "exhaustion_chance", "exhaustion_odds_text", "die_choice", "dummy_pick",
     "treaty_odds", "compare_hands",
     "normalize_setup", "start", "normalize_action", "step", "describe", "public_game", "upgrade",
+    "undo_warning",
     "status", "spoils_choices", "treaty_chances", "visible_cards", "player_cards",
 ]
 
@@ -1512,3 +1513,29 @@ def upgrade(data: Mapping[str, Any]) -> dict[str, Any]:
         new_setup["legacy"] = sorted(legacy)
     out["setup"] = new_setup
     return out
+
+
+def undo_warning(game: Game, position: int) -> str | None:
+    """What the table must hear before going back from ``game.position`` to ``position``
+    (the session asks before Undo or a jump in the History), or ``None``.
+
+    Going back past the negotiating table (CMP-7) needs a question: there every hand
+    was laid down — the dummy's hidden cards too (CMP-9) — and the top of the deck
+    drawn, so a table that goes back could record battles and choose spoils (CMP-4)
+    again knowing them. Going back past a battle, a spoils choice or a roll needs
+    none: a player's own hand behind the curtain is not news to anyone, and a redone
+    roll or stake is the same roll or stake (one seeded generator).
+    """
+    if not isinstance(game, Game) or game.kind != KIND:
+        raise CampaignError("undo_warning takes a campaign game")
+    if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position <= game.position:
+        raise CampaignError(f"Going back means a point from 0 to {game.position} (got {position!r})")
+    crossed = [a for a in game.actions[position:game.position] if isinstance(a, Mapping)]
+    if not any(a.get("type") == "negotiate" for a in crossed):
+        return None
+    players = game.setup.get("players") or ["Player 1", "Player 2"]
+    seen = ("every hand was laid down, the dummy's too, and the top of the deck was drawn"
+            if game.setup.get("dummy") else "both hands were laid down and the top of the deck was drawn")
+    who = players[0] if game.setup.get("dummy") else f"{players[0]} and {players[1]}"
+    return (f"At the negotiating table {seen}: everyone has seen them. Going back lets {who} record battles "
+            "and choose spoils again knowing those cards (CMP-7). Go back anyway?")

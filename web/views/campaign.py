@@ -44,6 +44,19 @@ def percent(chance) -> str:
     return f"{value:.1f}%"
 
 
+def spectator_status(st) -> str:
+    """What a spectator's copy can truly say about the table (it takes no move, issue 21)."""
+    if st.phase == "over":
+        return st.result
+    if st.phase == "spoils" and st.pending is not None:
+        return f"Battle {st.battle}: {st.name(st.pending[0])} won; the spoils are being chosen (CMP-4)"
+    if st.phase == "exhaustion":
+        return f"Battle {st.fought} fought: the exhaustion roll comes next (CMP-6)"
+    if st.phase == "exhausted":
+        return "Both sides are exhausted: the negotiating table comes next (CMP-7)"
+    return f"Battle {st.battle}: the stakes are out and the battle is fought on the tabletop (CMP-3)"
+
+
 class CampaignView(ToolView):
     route = "campaign"
 
@@ -132,19 +145,21 @@ class CampaignView(ToolView):
 
     # ---------------- table
     def render_table(self, st):
-        hands = None if st.public or st.phase == "over" else self._hands(st)
+        watching = self.spectator or st.public
+        hands = None if watching or st.phase == "over" else self._hands(st)
         if hands is None:
             self.guard.drawn(None)
+        status = spectator_status(st) if watching else cmp.status(st)
         return h("div", {"class": ["table campaign-table", f"phase-{st.phase}"], "data-testid": "table",
                          "data-phase": st.phase},
                  h("p", {"class": "status", "role": "status", "data-testid": "status"},
-                   with_rule_refs(cmp.status(st), "campaign")),
+                   with_rule_refs(status, "campaign")),
                  h("div", {"class": "campaign-board"},
                    self._player_panel(st, 0), self._centre(st), self._player_panel(st, 1)),
                  h("p", {"class": "msg-error refusal", "role": "alert", "data-testid": "refusal"},
-                   with_rule_refs(self.notice, "campaign")) if self.notice else None,
+                   with_rule_refs(self.notice, "campaign")) if self.notice and not watching else None,
                  h("div", {"class": ["campaign-play", hands is not None and "with-hands"]},
-                   self._spectator_note(st) if st.public and st.phase != "over" else self._action_area(st),
+                   self._spectator_note(st) if watching and st.phase != "over" else self._action_area(st),
                    hands),
                  self._log(st),
                  self._rules_in_play())
@@ -181,10 +196,17 @@ class CampaignView(ToolView):
                    h("strong", {}, "Pool"), " (", rule_ref("CMP-4", "campaign"), ") · ", " · ".join(meta)))
 
     def _spectator_note(self, st):
-        return h("section", {"class": "panel result", "data-testid": "spectator"},
-                 h("h2", {}, "Spectator view"),
-                 h("p", {}, "Public information only: the pool, the stakes, card counts and the log. The hands "
-                            "stay on the players' tablet."))
+        """A spectator's copy shows the table as it was when the link was shared: what comes
+        next, in words that are true there (no move is offered, issue 21)."""
+        last_roll = st.rolls[-1] if st.rolls and st.rolls[-1].battles == st.fought else None
+        return h("section", {"class": "panel result spectator-note", "data-testid": "spectator"},
+                 self._dice(last_roll) if last_roll is not None and st.phase in ("battle", "exhausted") else None,
+                 h("h2", {}, "What the table can see"),
+                 h("p", {}, "The pool, the stakes, each player's card count and the log: every card that was "
+                            "face up. The hands and the deck are not in this copy, and nothing here can be "
+                            "played."),
+                 h("p", {"class": "muted"}, "It shows the table as it was when the link was shared; a newer "
+                                            "link shows what happened since."))
 
     # ---------------- what the table does now
     def _action_area(self, st):
@@ -319,9 +341,10 @@ class CampaignView(ToolView):
                  button("Roll 2d6", "campaign:roll", cls="btn primary big"))
 
     def _over(self, st):
-        rows = h("div", {"class": "row"},
-                 button("New campaign, same players", "campaign:rematch", cls="btn primary"),
-                 button("Set up a new campaign", "session:new", cls="btn"))
+        rows = None if self.spectator else h(
+            "div", {"class": "row"},
+            button("New campaign, same players", "campaign:rematch", cls="btn primary"),
+            button("Set up a new campaign", "session:new", cls="btn"))
         if st.treaty is None:
             return h("section", {"class": "panel result over", "role": "status", "data-testid": "result"},
                      h("h2", {}, "The campaign is over"),
@@ -363,10 +386,15 @@ class CampaignView(ToolView):
 
     # ---------------- hidden hands
     def _hands(self, st):
+        """Each hand behind its pass-the-tablet curtain; solo, the one person at the table sees
+        their own hand without one (nobody to hide it from), and the dummy's stays hidden."""
         tiles = []
         shown = None
         for p in (0, 1):
-            if st.dummy and p == 1:
+            if st.dummy and p == 0:
+                shown = p
+                tiles.append(self._private(st, p, solo=True))
+            elif st.dummy and p == 1:
                 tiles.append(h("section", {"class": ["panel dummy-hand", SIDE_CLASS[1]], "data-testid": "dummy-hand"},
                                h("p", {"class": "curtain-text"}, f"{st.name(1)}: {st.counts[1]} hidden "
                                                                  f"card{'s' if st.counts[1] != 1 else ''}"),
@@ -380,7 +408,8 @@ class CampaignView(ToolView):
                 tiles.append(curtain(st.name(p), "", "campaign:reveal", p, cls=SIDE_CLASS[p],
                                      note=f"Only {st.name(p)} looks at the hand. It hides again on a tap."))
         self.guard.drawn(None if shown is not None else ("curtains", self.revealed))
-        return h("div", {"class": ["campaign-hands", shown is not None and "one"], "aria-label": "Hands"}, tiles)
+        return h("div", {"class": ["campaign-hands", shown is not None and not st.dummy and "one"],
+                         "aria-label": "Hands"}, tiles)
 
     def _chances(self, st, p: int):
         """The treaty odds of one player's view, remembered for the state's cards (they are
@@ -390,7 +419,7 @@ class CampaignView(ToolView):
             self._odds = {key: cmp.treaty_chances(st, p)}
         return self._odds[key]
 
-    def _private(self, st, p: int):
+    def _private(self, st, p: int, solo: bool = False):
         own = st.cards_of(p)
         best = best_hand(own) if len(own) >= 5 else None
         used = set(best.cards) if best is not None else set()
@@ -418,7 +447,7 @@ class CampaignView(ToolView):
                              "aria-label": f"{st.name(p)}'s hand"},
                  h("div", {"class": "spread"},
                    h("h3", {}, f"{st.name(p)}'s cards — {len(own)}"),
-                   button("Hide hand", "campaign:hide", cls="btn big")),
+                   None if solo else button("Hide hand", "campaign:hide", cls="btn big")),
                  h("ul", {"class": "hand-cards", "data-testid": "hand-cards"}, tiles),
                  h("p", {"class": "muted small"}, "The stake is face up on the table; highlighted cards make your "
                                                   "best hand now.") if best is not None else None,
@@ -462,6 +491,8 @@ class CampaignView(ToolView):
         if name == "start":
             self._start()
             return
+        if self.spectator:
+            return  # a spectator's copy only shows (issue 21): no move, no curtain
         if name == "rematch" and self.session.game is not None:
             self.names = list(self.session.game.setup["players"])
             self.mode = "solo" if self.session.game.setup.get("dummy") else "two"

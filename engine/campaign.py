@@ -45,10 +45,28 @@ Actions (plain JSON dicts; :func:`normalize_action` gives the canonical form):
   The dummy never sends it: it takes by CMP-9/CMP-10 as its battle is recorded;
 * ``{"type": "roll"}`` — the exhaustion roll (CMP-6);
 * ``{"type": "negotiate"}`` — the negotiating table (CMP-7, CMP-8, CMP-9).
+
+With the players' own deck and dice (setup ``"deck": "table"``, issue 18) the hands
+stay in the players' hands: the app never knows them. It records what is revealed,
+each as a fact in its action, checked like a move (each card once, consistent with
+what was seen), and keeps the counts:
+
+* ``{"type": "deal", "pool": ["AS", "KH", "7D", "2C"]}`` — the pool as dealt (CMP-1);
+* ``{"type": "stakes", "stakes": ["QS", "3H"]}`` — each stake as it is turned up
+  (its owner drew it at random; the dummy's is dealt at random, CMP-2, CMP-9);
+* ``{"type": "refill", "card": "9C"}`` — the card drawn to replace a pool card
+  taken (CMP-4);
+* ``{"type": "roll", "dice": [3, 5]}`` — the exhaustion dice as rolled at the table
+  (or ``{"type": "roll"}``: the app rolls them, CMP-6);
+* ``{"type": "lay", "player": 0, "hand": [...], "drawn": [...]}`` — at the
+  negotiating table, in player order, each player's cards laid down and the cards
+  drawn there (up to five, and the dummy's extra card; CMP-7, CMP-9). The app judges
+  the hands once both are down (CMP-8).
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -65,21 +83,30 @@ from .poker import CATEGORIES, Hand, best_hand
 from .text import setup_text
 
 __all__ = [
-    "KIND", "VARIANTS", "HOUSE_RULES", "RETIRED_IDS", "RULINGS", "LEGACY", "SetupError", "CampaignError",
+    "KIND", "VARIANTS", "DECKS", "HOUSE_RULES", "RETIRED_IDS", "RULINGS", "LEGACY", "SetupError", "CampaignError",
     "PHASES", "HAND_SIZE", "POOL_SIZE", "DECISIVE_TROOPS", "EXHAUSTION_FROM", "EXHAUSTION_TARGET",
     "MAX_TROOPS", "TREATY_CARDS", "MAX_RANDOM_CARDS",
     "LogEntry", "Roll", "Treaty", "CampaignState",
     "is_decisive", "exhaustion_chance", "exhaustion_odds_text", "die_choice", "dummy_pick",
     "treaty_odds", "compare_hands",
     "normalize_setup", "start", "normalize_action", "step", "describe", "public_game", "upgrade",
-    "undo_warning",
+    "undo_warning", "standing", "entry_problem", "table_draws", "deck_left",
     "status", "spoils_choices", "treaty_chances", "visible_cards", "player_cards",
 ]
 
 KIND = "campaign"
 
 #: What a spectator link (:func:`public_game`) shows, in the Share drawer's words.
-SPECTATOR_VIEW = "the pool, the stakes, card counts, battles and the log. No hidden hand, no deck order, no seed."
+SPECTATOR_VIEW = ("the pool, the stakes, card counts, battles and the log. No hidden hand, no deck order, no seed "
+                  "(with your own deck the app never knew the hands).")
+
+#: The deck setting (issue 18): the app's deck and dice, or the players' own.
+DECKS: Mapping[str, str] = MappingProxyType({
+    "app": "The app's deck and dice: the app deals, keeps the hands behind the curtain and rolls.",
+    "table": "Our own deck and dice: the hands stay in the players' hands; the app records the pool, each "
+             "stake, the spoils, the new pool cards and the dice as they are revealed, keeps the counts and "
+             "judges the hands laid down at the negotiating table.",
+})
 
 #: RULES.md has no campaign variants.
 VARIANTS: tuple = ()
@@ -118,11 +145,13 @@ RULINGS: tuple[str, ...] = ("CMP-4", "CMP-5", "CMP-7", "CMP-9", "CMP-10", "CMP-1
 #: Earlier readings a game played before a ruling keeps (setup ``"legacy"``, set by
 #: :func:`upgrade`), so that it replays as it was played.
 LEGACY: Mapping[str, str] = MappingProxyType({
-    "refill-end": "a new pool card goes to the right end of the pool (before CMP-4's ruling that it takes the "
-                  "place of the card taken)",
+    "refill-end": "a new pool card goes to the right end of the pool (today a new pool card takes the place of "
+                  "the card taken)",
+    "certain-roll": "the exhaustion roll after battle 8 is rolled although it cannot fail (today the table "
+                    "goes straight to the negotiating table)",
 })
 
-PHASES = ("battle", "spoils", "exhaustion", "exhausted", "over")
+PHASES = ("deal", "stakes", "battle", "spoils", "refill", "exhaustion", "exhausted", "over")
 
 _NAME_MAX = 40
 _ALL = full_deck()
@@ -212,7 +241,10 @@ class CampaignState:
     * ``seen`` — every card that has been face up (pool, stakes, spoils, the table);
     * ``public`` — a spectator's copy; ``script`` — its remaining revealed facts;
     * ``history`` — the revealed facts so far (what :func:`public_game` keeps);
-    * ``legacy`` — the earlier readings this game keeps (:data:`LEGACY`).
+    * ``legacy`` — the earlier readings this game keeps (:data:`LEGACY`);
+    * ``deck_mode`` — "app" or "table" (:data:`DECKS`); with "table": ``laid`` — the
+      hands laid down at the negotiating table so far, ``(hand, drawn)`` in player
+      order; ``refill_at`` — in "refill", where the new pool card goes.
     """
 
     players: tuple[str, str]
@@ -237,6 +269,19 @@ class CampaignState:
     history: Mapping[str, Any] | None = None
     known: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())
     legacy: frozenset = frozenset()
+    deck_mode: str = "app"
+    laid: tuple = ()
+    refill_at: int | None = None
+
+    @property
+    def table_deck(self) -> bool:
+        """Played with the players' own deck and dice (issue 18): the app never knows the hands."""
+        return self.deck_mode == "table"
+
+    @property
+    def hands_known(self) -> bool:
+        """Whether ``hands`` holds the real hands (the app's deck, not a spectator's copy)."""
+        return not self.public and self.deck_mode == "app"
 
     @property
     def is_over(self) -> bool:
@@ -419,10 +464,11 @@ def _rank_strength(counts: Mapping[int, int]) -> int:
     return _PAIR if pairs else _HIGH
 
 
-def _subsets_ways(items: list[tuple[int, int, int]], need: int) -> int:
-    """Σ over subsets D of ``items`` with |D| ≥ need of Π_{D} x · Π_{not D} y, items (rank, x, y)."""
+@functools.lru_cache(maxsize=4096)
+def _subsets_ways(pairs: tuple[tuple[int, int], ...], need: int) -> int:
+    """Σ over subsets D of ``pairs`` with |D| ≥ need of Π_{D} x · Π_{not D} y (pairs (x, y))."""
     poly = [1]
-    for _, x, y in items:
+    for x, y in pairs:
         nxt = [0] * (len(poly) + 1)
         for size, ways in enumerate(poly):
             if ways:
@@ -472,28 +518,32 @@ def _joint(group: tuple[int, ...], taken: list[tuple[int, int]], avail: Mapping[
     return total
 
 
+#: Binomials of up to four suits at a rank: _COMB[n][k] = C(n, k) (0 for k > n).
+_COMB = tuple(tuple(math.comb(n, k) for k in range(6)) for n in range(5))
+
+
 def _flush_ways(taken: list[tuple[int, int]], avail: Mapping[int, int], own_suit: list[int],
                 random_cards: int) -> tuple[int, int]:
     """For the drawn ranks ``taken``: in how many of its card choices some suit makes a
     flush, and in how many a straight flush (inclusion–exclusion over the suits)."""
     singles: list[tuple[int, int, int]] = []  # (suit, flush ways, straight flush ways)
+    ranks = [(rank, count, avail[rank], avail[rank].bit_count()) for rank, count in taken]
     for s in range(4):
-        have = own_suit[s].bit_count()
-        need = TREATY_CARDS - have
+        need = TREATY_CARDS - own_suit[s].bit_count()
+        bit = 1 << s
+        if sum(1 for _, _, suits, _ in ranks if suits & bit) < need:
+            continue
         items = []
         other = 1
         reach = own_suit[s]
-        for rank, count in taken:
-            suits = avail[rank]
-            n = suits.bit_count()
-            if suits >> s & 1:
-                items.append((rank, math.comb(n - 1, count - 1), math.comb(n - 1, count)))
+        for rank, count, suits, n in ranks:
+            if suits & bit:
+                fewer = _COMB[n - 1]  # C(n - 1, ·)
+                items.append((rank, fewer[count - 1], fewer[count]))
                 reach |= 1 << rank
             else:
-                other *= math.comb(n, count)
-        if len(items) < need:
-            continue
-        flush = _subsets_ways(items, need) * other
+                other *= _COMB[n][count]
+        flush = _subsets_ways(tuple(sorted((x, y) for _, x, y in items)), need) * other
         if not flush:
             continue
         straight = 0
@@ -675,12 +725,26 @@ def _tokens(value: Any, where: str, count: int | None = None) -> list[str]:
     return [str(card) for card in cards]
 
 
-def _reveal(raw: Any) -> dict[str, Any]:
+def _dice_list(dice: Any) -> list[int]:
+    if (not isinstance(dice, (list, tuple)) or len(dice) > 1000
+            or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)):
+        raise SetupError("Setup: the revealed dice must be a list of numbers from 1 to 6")
+    return [int(d) for d in dice]
+
+
+def _reveal(raw: Any, table: bool = False) -> dict[str, Any]:
     """The face-up facts of a spectator's copy (see :func:`public_game`). Each list is
     checked here; whether the facts fit the table (each card once) is checked as the
-    copy replays, like moves."""
+    copy replays, like moves. With the players' own deck the cards are in the actions
+    already: only the dice the app rolled are revealed."""
     if not isinstance(raw, Mapping):
         raise SetupError("Setup: 'reveal' must be an object")
+    if table:
+        unknown = sorted(str(k) for k in raw if k != "dice")
+        if unknown:
+            raise SetupError(f"Setup: 'reveal' of a game with your own deck holds only the dice the app rolled "
+                             f"(not {unknown[0]!r})")
+        return {"dice": _dice_list(raw.get("dice", []))}
     unknown = sorted(str(k) for k in raw if k not in ("pool", "stakes", "refills", "dice", "table", "drawn"))
     if unknown:
         raise SetupError(f"Setup: 'reveal' has an unknown field {unknown[0]!r}")
@@ -693,11 +757,7 @@ def _reveal(raw: Any) -> dict[str, Any]:
     if isinstance(refills, (list, tuple)) and len(refills) > 48:
         raise SetupError("Setup: the revealed pool refills hold at most 48 cards")
     out["refills"] = _tokens(refills, "Setup: the revealed pool refills")
-    dice = raw.get("dice", [])
-    if (not isinstance(dice, (list, tuple)) or len(dice) > 1000
-            or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)):
-        raise SetupError("Setup: the revealed dice must be a list of numbers from 1 to 6")
-    out["dice"] = [int(d) for d in dice]
+    out["dice"] = _dice_list(raw.get("dice", []))
     for key in ("table", "drawn"):
         if raw.get(key) is not None:
             pair = raw[key]
@@ -719,15 +779,17 @@ def _legacy(raw: Any) -> list[str]:
 
 
 def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
-    """Validated, canonical setup: ``{"players": [a, b], "dummy": bool}`` (+ ``"reveal"``,
-    ``"spectator"`` and ``"legacy"`` where they apply).
+    """Validated, canonical setup: ``{"players": [a, b], "dummy": bool}`` (+ ``"deck":
+    "table"`` for the players' own deck and dice, ``"reveal"``, ``"spectator"`` and
+    ``"legacy"`` where they apply).
 
     Empty names become "Player 1" / "Player 2" (or "Dummy" for a solo
     campaign's second player). Raises :class:`SetupError` naming the field.
     """
     if not isinstance(setup, Mapping):
         raise SetupError("The setup must be an object with named fields")
-    unknown = sorted(str(k) for k in setup if k not in ("players", "dummy", "reveal", "spectator", "legacy"))
+    unknown = sorted(str(k) for k in setup if k not in ("players", "dummy", "deck", "reveal", "spectator",
+                                                        "legacy"))
     if unknown:
         raise SetupError(f"Setup: unknown field {unknown[0]!r}")
     dummy = setup.get("dummy", False)
@@ -739,10 +801,15 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
     names = [_name(players[0], "Player 1", "Player 1"),
              _name(players[1], "Dummy" if dummy else "Player 2", "Dummy" if dummy else "Player 2")]
     out: dict[str, Any] = {"players": names, "dummy": dummy}
+    deck = setup.get("deck", "app")
+    if not isinstance(deck, str) or deck not in DECKS:
+        raise SetupError("Setup: 'deck' is \"app\" (the app's deck and dice) or \"table\" (your own)")
+    if deck != "app":  # the app's deck is the default, left out (older games are unchanged)
+        out["deck"] = deck
     if setup.get("legacy"):
         out["legacy"] = _legacy(setup["legacy"])
     if "reveal" in setup and setup["reveal"] is not None:
-        out["reveal"] = _reveal(setup["reveal"])
+        out["reveal"] = _reveal(setup["reveal"], table=deck == "table")
     spectator = setup.get("spectator", "reveal" in out)
     if not isinstance(spectator, bool) or spectator != ("reveal" in out):
         raise SetupError("Setup: 'spectator' is true exactly for a spectator's copy (the one with 'reveal')")
@@ -813,7 +880,7 @@ def _add_to_hand(state: CampaignState, player: int, cards: Iterable[Card]) -> Ca
     cards = tuple(cards)
     counts = _set(state.counts, player, state.counts[player] + len(cards))
     known = _set(state.known, player, _order(state.known[player] + cards))
-    if state.public:
+    if not state.hands_known:
         return replace(state, counts=counts, known=known)
     hands = _set(state.hands, player, _order(state.hands[player] + cards))
     return replace(state, hands=hands, counts=counts, known=known)
@@ -828,6 +895,9 @@ def _where(state: CampaignState, card: Card) -> str | None:
             return f"{state.name(p)}'s stake"
         if card in state.known[p]:
             return f"in {state.name(p)}'s hand (it was seen face up)"
+    for p, (hand, drawn) in enumerate(state.laid):
+        if card in hand or card in drawn:
+            return f"laid down by {state.name(p)} at the negotiating table"
     if card in state.seen:
         return "already on the table"
     return None
@@ -837,7 +907,7 @@ def _check_new(state: CampaignState, card: Card, rule: str, what: str) -> None:
     """A card that comes face up from the deck must be one nobody has seen (each card once)."""
     where = _where(state, card)
     if where is not None:
-        raise RuleError(rule, f"the {card.label} cannot be {what}: it is {where} (a deck has one of each card)")
+        raise RuleError(rule, f"the {card.label} cannot be {what}: it is {where}; a deck has one of each card")
 
 
 def _check_stake(state: CampaignState, player: int, card: Card, other: Card | None = None) -> None:
@@ -856,12 +926,22 @@ def _check_stake(state: CampaignState, player: int, card: Card, other: Card | No
         raise RuleError("CMP-2", f"{name}'s stake is one of {name}'s cards ({cards}), not the {card.label}")
 
 
-def _draw_stakes(state: CampaignState, rng: random.Random | None) -> CampaignState:
-    """CMP-2 (CMP-9 for the dummy): each player stakes one card of the hand at random, face up."""
+def _draw_stakes(state: CampaignState, rng: random.Random | None,
+                 entered: tuple[Card, Card] | None = None) -> CampaignState:
+    """CMP-2 (CMP-9 for the dummy): each player stakes one card of the hand at random, face up.
+
+    With the players' own deck the table turns the stakes up: the state waits in
+    "stakes" until they are entered (``entered``, checked by :func:`normalize_action`).
+    """
     for p in (0, 1):
         if state.counts[p] < 1:  # cannot happen: losing the last card ends the campaign
             raise RuleError("CMP-2", f"{state.name(p)} has no card to stake")
-    if state.public:
+    if state.table_deck and entered is None:
+        return replace(state, phase="stakes", pending=None)
+    if entered is not None:
+        stakes = entered
+        state = replace(state, counts=(state.counts[0] - 1, state.counts[1] - 1))
+    elif state.public:
         (pair,), state = _take_script(state, "stakes")
         stakes = (parse_card(pair[0]), parse_card(pair[1]))
         _check_stake(state, 0, stakes[0])
@@ -884,6 +964,9 @@ def _draw_stakes(state: CampaignState, rng: random.Random | None) -> CampaignSta
     state = replace(state, phase="battle", pending=None, seen=state.seen | set(stakes))
     last = [state.name(p) for p in (0, 1) if state.counts[p] == 0]
     how = "dealt at random for the dummy (CMP-9)" if state.dummy else "picked at random"
+    if state.table_deck:
+        how = ("turned up at random from each hand; the dummy's dealt at random (CMP-9)" if state.dummy
+               else "turned up at random from each hand")
     text = (f"Battle {state.battle}: {state.name(0)} stakes the {stakes[0].label}, "
             f"{state.name(1)} stakes the {stakes[1].label} ({how})")
     if last:
@@ -891,10 +974,12 @@ def _draw_stakes(state: CampaignState, rng: random.Random | None) -> CampaignSta
     return _log(state, text, "CMP-2", stakes)
 
 
-def _refill_pool(state: CampaignState, at: int) -> CampaignState:
+def _refill_pool(state: CampaignState, at: int, entered: Card | None = None) -> CampaignState:
     """CMP-4: a pool card taken is replaced from the deck; the new card takes the place of
     the one taken (ruling; games from before it keep the right end, ``legacy``)."""
-    if state.public:
+    if entered is not None:
+        card = entered
+    elif state.public:
         (token,), state = _take_script(state, "refills")
         card = parse_card(token)
         _check_new(state, card, "CMP-4", "the new pool card")
@@ -908,7 +993,7 @@ def _refill_pool(state: CampaignState, at: int) -> CampaignState:
         pool = state.pool + (card,)
     else:
         pool = state.pool[:at] + (card,) + state.pool[at:]
-    state = replace(state, pool=pool, seen=state.seen | {card})
+    state = replace(state, pool=pool, seen=state.seen | {card}, refill_at=None)
     return _log(state, f"The {card.label} is drawn from the deck into the pool", "CMP-4", (card,))
 
 
@@ -937,13 +1022,15 @@ def _settle(state: CampaignState, winner: int, troops: int, decisive: bool, take
     state = replace(state, stakes=(None, None))
     state = _log(state, "Stakes back to their owners: " + ", ".join(
         f"the {card.label} to {state.name(p)}" for p, card in returned), "CMP-5", [c for _, c in returned])
-    if pool_card is not None:
+    if pool_card is not None and not state.table_deck:
         state = _refill_pool(state, at)
     if state.counts[loser] == 0:
         result = (f"CMP-2: {lose} lost the last card — {win} wins the campaign after "
                   f"{_plural(state.battle, 'battle')}.")
         state = replace(state, phase="over", winner=winner, result=result, fought=state.battle, pending=None)
         return _log(state, result, "CMP-2")
+    if pool_card is not None and state.table_deck:  # the table draws the new pool card and enters it
+        return replace(state, phase="refill", refill_at=at, pending=None)
     return _after_battle(state, rng)
 
 
@@ -953,6 +1040,11 @@ def _after_battle(state: CampaignState, rng: random.Random | None) -> CampaignSt
     fought = state.battle
     state = replace(state, fought=fought, pending=None)
     if fought >= EXHAUSTION_FROM:
+        if exhaustion_chance(fought) == 1 and "certain-roll" not in state.legacy:
+            state = _log(state, f"No exhaustion roll after battle {fought}: it cannot fail — even a 1 on the lower "
+                                f"die makes 1 + {fought} battles = {1 + fought}, 9 or more. Both sides are "
+                                "exhausted and go to the negotiating table", "CMP-6")
+            return replace(state, phase="exhausted")
         return replace(state, phase="exhaustion")
     return _next_battle(state, rng)
 
@@ -1022,6 +1114,15 @@ def start(setup: Mapping[str, Any], rules: Mapping[str, Any] | None, rng: random
     players = (normal["players"][0], normal["players"][1])
     reveal = normal.get("reveal")
     legacy = frozenset(normal.get("legacy", ()))
+    if normal.get("deck") == "table":
+        script = MappingProxyType({"dice": list(reveal["dice"])}) if reveal is not None else None
+        state = CampaignState(players=players, dummy=normal["dummy"], hands=((), ()),
+                              counts=(HAND_SIZE, HAND_SIZE), stakes=(None, None), pool=(), deck=(),
+                              phase="deal", battle=0, public=reveal is not None, script=script, legacy=legacy,
+                              deck_mode="table", history=MappingProxyType({}))
+        dummy = " (the dummy's face down: nobody looks at them, CMP-9)" if state.dummy else ""
+        return _log(state, f"With your own deck: six cards dealt to each player{dummy} and four face up to the "
+                           "pool; the hands stay in the players' hands", "CMP-1")
     if reveal is not None:
         pool = tuple(parse_card(token) for token in reveal["pool"])
         state = CampaignState(players=players, dummy=normal["dummy"], hands=((), ()),
@@ -1055,9 +1156,12 @@ def _rules(rules: Any) -> Mapping[str, Any]:
     return rules
 
 
-_TYPES = ("battle", "take", "roll", "negotiate")
+_TYPES = ("battle", "take", "roll", "negotiate", "deal", "stakes", "refill", "lay")
+#: Actions that enter what the players' own deck revealed (setup "deck": "table").
+_TABLE_TYPES = ("deal", "stakes", "refill", "lay")
 
-_PHASE_OF = {"battle": "battle", "take": "spoils", "roll": "exhaustion", "negotiate": "exhausted"}
+_PHASE_OF = {"battle": "battle", "take": "spoils", "roll": "exhaustion", "negotiate": "exhausted",
+             "deal": "deal", "stakes": "stakes", "refill": "refill", "lay": "exhausted"}
 
 
 def _phase_problem(state: CampaignState, acting: str) -> RuleError | None:
@@ -1072,6 +1176,18 @@ def _phase_problem(state: CampaignState, acting: str) -> RuleError | None:
         return RuleError("CMP-6", f"roll for exhaustion first ({exhaustion_odds_text(state.fought)})")
     if state.phase == "exhausted":
         return RuleError("CMP-7", "both sides are exhausted: they go to the negotiating table")
+    if state.phase == "deal":
+        return RuleError("CMP-1", "enter the four pool cards as they were dealt first")
+    if state.phase == "stakes":
+        return RuleError("CMP-2", f"turn up the stakes of battle {state.battle} and enter them first")
+    if state.phase == "refill":
+        return RuleError("CMP-4", "draw the new pool card from the deck and enter it first")
+    if acting == "deal":
+        return RuleError("CMP-1", "the pool was dealt at the start")
+    if acting == "stakes":
+        return RuleError("CMP-2", f"the stakes of battle {state.battle} are out already")
+    if acting == "refill":
+        return RuleError("CMP-4", "no pool card is waiting to be replaced")
     if acting == "take":
         return RuleError("CMP-4", f"battle {state.battle} has not been recorded yet: nobody has won spoils")
     if acting == "roll":
@@ -1082,6 +1198,10 @@ def _phase_problem(state: CampaignState, acting: str) -> RuleError | None:
     return RuleError("CMP-7", "the negotiating table comes only when both sides are exhausted (CMP-6)")
 
 
+def _number_words(value: float) -> str:
+    return f"{value:g}" if math.isfinite(value) and abs(value) < 10**6 else "that"
+
+
 def _troops(state: CampaignState, winner: int, value: Any) -> int:
     """CMP-12: the winner's troop points, a whole number from 0 to 999, said for players."""
     name = state.name(winner)
@@ -1090,7 +1210,8 @@ def _troops(state: CampaignState, winner: int, value: Any) -> int:
                                   f"{MAX_TROOPS} (0 if none are left)")
     if isinstance(value, bool) or not isinstance(value, (int, float)) or (
             isinstance(value, float) and not value.is_integer()):
-        shown = f'"{value}"' if isinstance(value, str) and len(value) <= 20 else "that"
+        shown = (f'"{value}"' if isinstance(value, str) and 0 < len(value) <= 20 and value.isprintable()
+                 else _number_words(value) if isinstance(value, float) else "that")
         raise RuleError("CMP-12", f"troop points are a whole number from 0 to {MAX_TROOPS}; {shown} is not")
     if isinstance(value, float):
         raise RuleError("CMP-12", f"troop points are a whole number from 0 to {MAX_TROOPS} (write {int(value)}, "
@@ -1117,6 +1238,14 @@ def normalize_action(state: CampaignState, action: Mapping[str, Any],
     state = _state(state)
     _rules(rules)
     kind = referee.action_type(action, _TYPES)
+    if kind in _TABLE_TYPES and not state.table_deck:
+        raise ActionError(f"A {kind} action enters what the players' own deck revealed; this campaign is played "
+                          "with the app's deck, which deals and draws itself")
+    if kind == "negotiate" and state.table_deck:
+        raise ActionError("With your own deck each player lays the cards down at the negotiating table (a lay "
+                          "action) and the app judges them")
+    if kind in _TABLE_TYPES:
+        return _normalize_table(state, action, kind)
     if kind == "battle":
         referee.only(action, ("winner",), ("troops",))
         winner = action["winner"]
@@ -1148,25 +1277,112 @@ def normalize_action(state: CampaignState, action: Mapping[str, Any],
             raise RuleError("CMP-4", f"after a decisive victory {state.name(winner)} takes {lose}'s stake and "
                                      "one pool card: choose both")
         if not decisive and stake and pool_card is not None:
-            raise RuleError("CMP-4", f"a victory that is not decisive ({troops} troop points, under 8) takes "
+            raise RuleError("CMP-4", f"a victory that is not decisive ({_plural(troops, 'troop point')}, under 8) takes "
                                      f"{lose}'s stake or one pool card, not both")
         if not decisive and not stake and pool_card is None:
             raise RuleError("CMP-4", f"{state.name(winner)} must take {lose}'s stake or one pool card "
                                      "(a card never makes a hand worse)")
         return {"type": "take", "stake": stake, "pool": None if pool_card is None else str(pool_card)}
     if kind == "roll":
-        if "dice" in action:
+        if "dice" in action and not state.table_deck:
             raise RuleError("CMP-12", "the app rolls the exhaustion dice itself: a roll carries no dice")
-        referee.only(action)
+        referee.only(action, (), ("dice",))
+        dice = None
+        if "dice" in action:  # the players' own dice, as rolled at the table
+            raw = action["dice"]
+            if not isinstance(raw, (list, tuple)) or len(raw) != 2:
+                raise ActionError("The exhaustion dice are two dice, e.g. [3, 5] (CMP-6: 2d6)")
+            dice = [referee.whole(d, "A die", 1, 6, rule="CMP-6") for d in raw]
         problem = _phase_problem(state, "roll")
         if problem is not None:
             raise problem
-        return {"type": "roll"}
+        return {"type": "roll"} if dice is None else {"type": "roll", "dice": dice}
     referee.only(action)
     problem = _phase_problem(state, "negotiate")
     if problem is not None:
         raise problem
     return {"type": "negotiate"}
+
+
+def _normalize_table(state: CampaignState, action: Mapping[str, Any], kind: str) -> dict[str, Any]:
+    """The actions of a campaign played with the players' own deck (issue 18): every card
+    entered is checked like a move — each card once, and consistent with what was seen."""
+    if kind == "deal":
+        referee.only(action, ("pool",))
+        pool = referee.cards(action["pool"], "the pool")
+        if len(pool) != POOL_SIZE:
+            raise RuleError("CMP-1", f"the pool is four cards (got {len(pool)})")
+        problem = _phase_problem(state, "deal")
+        if problem is not None:
+            raise problem
+        return {"type": "deal", "pool": [str(c) for c in pool]}
+    if kind == "stakes":
+        referee.only(action, ("stakes",))
+        stakes = referee.cards(action["stakes"], "the stakes", unique=False)
+        if len(stakes) != 2:
+            raise RuleError("CMP-2", f"each player stakes one card: two stakes (got {len(stakes)})")
+        problem = _phase_problem(state, "stakes")
+        if problem is not None:
+            raise problem
+        _check_stake(state, 0, stakes[0])
+        _check_stake(state, 1, stakes[1], stakes[0])
+        return {"type": "stakes", "stakes": [str(c) for c in stakes]}
+    if kind == "refill":
+        referee.only(action, ("card",))
+        card = referee.card(action["card"], "the new pool card")
+        problem = _phase_problem(state, "refill")
+        if problem is not None:
+            raise problem
+        _check_new(state, card, "CMP-4", "the new pool card")
+        return {"type": "refill", "card": str(card)}
+    referee.only(action, ("player", "hand"), ("drawn",))
+    player = referee.one_of(action["player"], "the player (0 or 1)", (0, 1))
+    hand = referee.cards(action["hand"], "the hand")
+    drawn = referee.cards(action.get("drawn", []), "the cards drawn")
+    problem = _phase_problem(state, "lay")
+    if problem is not None:
+        raise problem
+    turn = len(state.laid)
+    if player != turn:
+        raise RuleError("CMP-7", f"{state.name(turn)} lays down first: the negotiating table goes in player order"
+                        if player > turn else f"{state.name(player)}'s cards are down already")
+    _check_lay(state, player, hand, drawn)
+    return {"type": "lay", "player": player, "hand": [str(c) for c in _order(hand)],
+            "drawn": [str(c) for c in _order(drawn)]}
+
+
+def _check_lay(state: CampaignState, player: int, hand: tuple[Card, ...], drawn: tuple[Card, ...]) -> None:
+    """CMP-7/CMP-9: a hand laid down at the table is the player's cards — as many as the table
+    counted, the ones seen in it among them, none seen anywhere else — and the cards drawn
+    there are as many as CMP-7 (and CMP-9 for the dummy) draw, from the deck."""
+    name = state.name(player)
+    count = state.counts[player]
+    if len(hand) != count:
+        raise RuleError("CMP-7", f"{name} holds {_plural(count, 'card')}: lay down all of them "
+                                 f"({len(hand)} entered)")
+    missing = [c for c in state.known[player] if c not in hand]
+    if missing:
+        raise RuleError("CMP-7", f"the {missing[0].label} is in {name}'s hand (it was seen face up): lay it down "
+                                 "too")
+    for card in hand:
+        if card not in state.known[player]:
+            where = _where(state, card)
+            if where is not None:
+                raise RuleError("CMP-7", f"the {card.label} cannot be in {name}'s hand: it is {where}")
+    need = _table_draws(state, player, count)
+    rule = "CMP-9" if state.dummy and player == 1 else "CMP-7"
+    if len(drawn) != need and need == 0:
+        raise RuleError(rule, f"{name} holds {_plural(count, 'card')}: with five or more nobody draws at the table")
+    if len(drawn) != need:
+        why = ("up to five, then one extra card" if rule == "CMP-9" and count < TREATY_CARDS
+               else "one extra card" if rule == "CMP-9" else "up to five")
+        raise RuleError(rule, f"{name} draws {_plural(need, 'card')} at the table ({why}), not {len(drawn)}")
+    for card in drawn:
+        if card in hand:
+            raise RuleError(rule, f"the {card.label} is in {name}'s hand: it cannot be drawn from the deck too")
+        where = _where(state, card)
+        if where is not None:
+            raise RuleError(rule, f"the {card.label} cannot be drawn from the deck: it is {where}")
 
 
 def _battle(state: CampaignState, action: Mapping[str, Any], rng: random.Random | None) -> CampaignState:
@@ -1200,15 +1416,21 @@ def _take(state: CampaignState, action: Mapping[str, Any], rng: random.Random | 
     return _settle(state, winner, troops, decisive, action["stake"], pool_card, rng)
 
 
-def _roll(state: CampaignState, rng: random.Random | None) -> CampaignState:
-    """CMP-6: 2d6, keep the lower, add the battles fought; 9 or more exhausts both sides."""
-    first, state = _d6(state, rng)
-    second, state = _d6(state, rng)
+def _roll(state: CampaignState, rng: random.Random | None, dice: list[int] | None = None) -> CampaignState:
+    """CMP-6: 2d6, keep the lower, add the battles fought; 9 or more exhausts both sides.
+
+    ``dice``: the players' own dice as rolled at the table (a fact of the action)."""
+    if dice is not None:
+        first, second = dice
+    else:
+        first, state = _d6(state, rng)
+        second, state = _d6(state, rng)
     roll = Roll(state.fought, (first, second))
     state = replace(state, rolls=state.rolls + (roll,))
     verdict = ("both sides are exhausted and go to the negotiating table" if roll.exhausted
                else "the war goes on")
-    state = _log(state, f"Exhaustion roll after battle {roll.battles}: {first} and {second}, lower {roll.lower} "
+    state = _log(state, f"Exhaustion roll after battle {roll.battles}{' (your dice)' if dice else ''}: "
+                        f"{first} and {second}, lower {roll.lower} "
                         f"+ {roll.battles} battles = {roll.total} ({'≥' if roll.exhausted else '<'} 9): {verdict}",
                  "CMP-6")
     if roll.exhausted:
@@ -1280,18 +1502,28 @@ def _negotiate(state: CampaignState) -> CampaignState:
         table = (table_list[0], table_list[1])
         draws = (draw_list[0], draw_list[1])
         state = replace(state, deck=deck, hands=table)
+    return _judge(state, table, draws)
+
+
+def _log_draws(state: CampaignState, p: int, drawn: tuple[Card, ...]) -> CampaignState:
+    if state.dummy and p == 1:
+        why = "up to five (CMP-7) and one extra card" if len(drawn) > 1 else "one extra card"
+    else:
+        why = "up to five"
+    return _log(state, f"At the table {state.name(p)} draws {' '.join(c.label for c in drawn)} — {why}",
+                "CMP-9" if state.dummy and p == 1 else "CMP-7", drawn)
+
+
+def _judge(state: CampaignState, table: tuple[tuple[Card, ...], ...],
+           draws: tuple[tuple[Card, ...], ...], draws_logged: bool = False) -> CampaignState:
+    """CMP-8: the best hands of the cards at the table decide the war."""
     history = dict(state.history or {})
     history["table"] = [[str(c) for c in cards] for cards in table]
     history["drawn"] = [[str(c) for c in cards] for cards in draws]
     state = replace(state, history=MappingProxyType(history))
     for p in (0, 1):
-        if draws[p]:
-            if state.dummy and p == 1:
-                why = "up to five (CMP-7) and one extra card" if len(draws[p]) > 1 else "one extra card"
-            else:
-                why = "up to five"
-            state = _log(state, f"At the table {state.name(p)} draws {' '.join(c.label for c in draws[p])} — {why}",
-                         "CMP-9" if state.dummy and p == 1 else "CMP-7", draws[p])
+        if draws[p] and not draws_logged:
+            state = _log_draws(state, p, draws[p])
     hands = (best_hand(table[0]), best_hand(table[1]))
     winner, explanation = compare_hands(hands[0], hands[1], state.players)
     treaty = Treaty(cards=(table[0], table[1]), drawn=(draws[0], draws[1]), hands=hands, winner=winner,
@@ -1319,8 +1551,42 @@ def step(state: CampaignState, action: Mapping[str, Any], rules: Mapping[str, An
     if kind == "take":
         return _take(state, action, rng)
     if kind == "roll":
-        return _roll(state, rng)
-    return _negotiate(state)
+        return _roll(state, rng, action.get("dice"))
+    if kind == "negotiate":
+        return _negotiate(state)
+    if kind == "deal":
+        pool = tuple(parse_card(t) for t in action["pool"])
+        state = replace(state, pool=pool, seen=state.seen | set(pool))
+        state = _remember(state, "pool", [str(c) for c in pool])
+        state = _log(state, "The pool as dealt: " + " ".join(c.label for c in pool), "CMP-1", pool)
+        return _next_battle(state, rng)
+    if kind == "stakes":
+        s0, s1 = (parse_card(t) for t in action["stakes"])
+        return _draw_stakes(state, rng, (s0, s1))
+    if kind == "refill":
+        state = _refill_pool(state, state.refill_at or 0, parse_card(action["card"]))
+        return _after_battle(state, rng)
+    return _lay(state, action)
+
+
+def _lay(state: CampaignState, action: Mapping[str, Any]) -> CampaignState:
+    """CMP-7 (CMP-9): one player's cards laid down at the negotiating table, with the cards
+    drawn there; once both are down, CMP-8 judges them."""
+    player = action["player"]
+    hand = _order(parse_card(t) for t in action["hand"])
+    drawn = tuple(parse_card(t) for t in action["drawn"])
+    name = state.name(player)
+    state = replace(state, laid=state.laid + ((hand, drawn),), seen=state.seen | set(hand) | set(drawn),
+                    counts=_set(state.counts, player, len(hand) + len(drawn)))
+    state = _log(state, f"At the table {name} lays down {_plural(len(hand), 'card')}: "
+                        + " ".join(c.label for c in hand), "CMP-7", hand)
+    if drawn:
+        state = _log_draws(state, player, drawn)
+    if player == 0:
+        return state
+    table = tuple(_order(h + d) for h, d in state.laid)
+    draws = tuple(d for _, d in state.laid)
+    return _judge(state, table, draws, draws_logged=True)
 
 
 def _plural(count: int, noun: str) -> str:
@@ -1355,9 +1621,28 @@ def describe(state: CampaignState, action: Mapping[str, Any]) -> str:
             parts.append("a pool card")
         return f"Battle {state.battle} · {state.name(winner)} takes {' and '.join(parts) or 'nothing'}"
     if kind == "roll":
+        dice = action.get("dice")
+        if isinstance(dice, (list, tuple)) and len(dice) == 2:
+            return f"Exhaustion roll after battle {state.fought} · your dice {dice[0]} and {dice[1]}"
         return f"Exhaustion roll after battle {state.fought}"
     if kind == "negotiate":
         return "The negotiating table"
+    try:
+        if kind == "deal":
+            return "The pool as dealt · " + " ".join(parse_card(t).label for t in action.get("pool", ()))
+        if kind == "stakes":
+            a, b = (parse_card(t).label for t in action.get("stakes", ()))
+            return f"Battle {state.battle} · stakes {a} and {b}"
+        if kind == "refill":
+            return f"Battle {state.battle} · the {parse_card(action.get('card')).label} into the pool"
+        if kind == "lay":
+            player = action.get("player")
+            name = state.name(player) if player in (0, 1) and not isinstance(player, bool) else "?"
+            hand, drawn = action.get("hand") or (), action.get("drawn") or ()
+            more = f", draws {len(drawn)}" if drawn else ""
+            return f"The negotiating table · {name} lays down {_plural(len(hand), 'card')}{more}"
+    except (CardError, ValueError, TypeError):
+        pass
     return "Unknown action"
 
 
@@ -1375,7 +1660,18 @@ def status(state: CampaignState) -> str:
     if state.phase == "exhaustion":
         return f"Battle {state.fought} fought: roll for exhaustion (CMP-6)"
     if state.phase == "exhausted":
+        if state.table_deck:
+            return (f"Both sides are exhausted: {state.name(len(state.laid))} lays the cards down at the "
+                    "negotiating table (CMP-7)")
         return "Both sides are exhausted: to the negotiating table (CMP-7)"
+    if state.phase == "deal":
+        return "Deal six cards to each player and four face up to the pool, then enter the pool (CMP-1)"
+    if state.phase == "stakes":
+        who = "each player turns up a card of the hand at random" + (
+            " (the dummy's is dealt at random from its face-down cards, CMP-9)" if state.dummy else "")
+        return f"Battle {state.battle}: {who}; enter both stakes (CMP-2)"
+    if state.phase == "refill":
+        return f"Battle {state.battle}: draw a card from the deck for the pool and enter it (CMP-4)"
     return f"Battle {state.battle}: fight it on the tabletop, then record the result (CMP-3)"
 
 
@@ -1407,8 +1703,8 @@ def treaty_chances(state: CampaignState, player: int) -> dict[str, Fraction]:
     """
     state = _state(state)
     player = _player(player)
-    if state.public or state.phase == "over":
-        return {}
+    if state.public or state.table_deck or state.phase == "over":
+        return {}  # with the players' own deck the app never knows a hand (issue 18)
     if state.dummy and player == 1:
         stake = state.stakes[1]
         own = state.known[1] + ((stake,) if stake is not None else ())
@@ -1427,8 +1723,15 @@ def treaty_chances(state: CampaignState, player: int) -> dict[str, Fraction]:
 # Spectator links and old games
 
 
+#: The fields of each action (what a spectator's copy keeps: in a campaign no action
+#: carries a hidden card; with the players' own deck the entered cards are all public).
 _PUBLIC_FIELDS = {"battle": ("type", "winner", "troops"), "take": ("type", "stake", "pool"),
-                  "roll": ("type",), "negotiate": ("type",)}
+                  "roll": ("type", "dice"), "negotiate": ("type",), "deal": ("type", "pool"),
+                  "stakes": ("type", "stakes"), "refill": ("type", "card"),
+                  "lay": ("type", "player", "hand", "drawn")}
+#: The fields of schema-2 actions (before the players' own deck): what :func:`upgrade` keeps.
+_OLD_FIELDS = {"battle": ("type", "winner", "troops"), "take": ("type", "stake", "pool"),
+               "roll": ("type",), "negotiate": ("type",)}
 
 
 def public_game(game: Game) -> Game:
@@ -1447,7 +1750,9 @@ def public_game(game: Game) -> Game:
     history = dict(state.history or {})
     reveal: dict[str, Any] = {"pool": history.get("pool", []), "stakes": history.get("stakes", []),
                               "refills": history.get("refills", []), "dice": history.get("dice", [])}
-    if "table" in history:
+    if state.table_deck:  # the cards entered are in the actions; the dice the app rolled are not
+        reveal = {"dice": history.get("dice", [])}
+    elif "table" in history:
         reveal["table"] = history["table"]
         reveal["drawn"] = history["drawn"]
     kept = []
@@ -1467,7 +1772,7 @@ def _old_action(action: Any) -> Any:
     if not isinstance(action, Mapping):
         return action
     kind = action.get("type")
-    fields = _PUBLIC_FIELDS.get(kind) if isinstance(kind, str) else None
+    fields = _OLD_FIELDS.get(kind) if isinstance(kind, str) else None
     if fields is None:
         return dict(action)
     out = {key: action[key] for key in fields if key in action}
@@ -1482,9 +1787,12 @@ def upgrade(data: Mapping[str, Any]) -> dict[str, Any]:
     Rulings since then that change a replay: CMP-4's "the new pool card takes the
     place of the one taken" (earlier versions put it at the right end of the pool,
     which changes what the table shows and, in solo, the order the dummy's die
-    counts in, HR-CMP-1). A game in which a pool card was replaced keeps the earlier
-    reading (setup ``"legacy": ["refill-end"]``), and its log says so. Fields the
-    earlier version ignored are left out of its actions.
+    counts in, HR-CMP-1), and the exhaustion roll after battle 8, which cannot fail
+    and is no longer rolled (CMP-6; earlier versions rolled it, so their games hold a
+    roll there). A game in which a pool card was replaced, or the certain roll was
+    rolled, keeps the earlier reading (setup ``"legacy": ["refill-end",
+    "certain-roll"]``), and its log says so. Fields the earlier version ignored are
+    left out of its actions.
     """
     if not isinstance(data, Mapping):
         raise CampaignError("upgrade takes a saved game as a dict")
@@ -1505,6 +1813,8 @@ def upgrade(data: Mapping[str, Any]) -> dict[str, Any]:
         needed = set()
         if (final.history or {}).get("refills"):
             needed.add("refill-end")
+        if any(roll.battles >= 8 for roll in final.rolls):
+            needed.add("certain-roll")
     except Exception:  # a game that does not replay either way: keep every earlier reading
         pass
     legacy |= needed
@@ -1539,3 +1849,87 @@ def undo_warning(game: Game, position: int) -> str | None:
     who = players[0] if game.setup.get("dummy") else f"{players[0]} and {players[1]}"
     return (f"At the negotiating table {seen}: everyone has seen them. Going back lets {who} record battles "
             "and choose spoils again knowing those cards (CMP-7). Go back anyway?")
+
+
+def standing(state: CampaignState) -> str:
+    """Where the campaign stands, in a few words, for the list of saves:
+    ``"Battle 5 · Anna 7 cards, Ben 5"``; at the end, who won."""
+    state = _state(state)
+    counts = f"{state.name(0)} {_plural(state.card_count(0), 'card')}, {state.name(1)} {state.card_count(1)}"
+    if state.phase == "over":
+        if state.treaty is None:
+            return (f"Over · {state.name(state.winner)} won: {state.name(1 - state.winner)} lost the last card "
+                    f"in battle {state.battle}")
+        if state.winner is None:
+            return f"Over · the treaty is a draw after {_plural(state.fought, 'battle')}"
+        return f"Over · {state.name(state.winner)} won at the negotiating table after {_plural(state.fought, 'battle')}"
+    if state.phase == "exhaustion":
+        return f"Battle {state.fought} fought · exhaustion roll · {counts}"
+    if state.phase == "exhausted":
+        return f"Exhausted after battle {state.fought} · {counts}"
+    if state.phase == "deal":
+        return "Dealing · the pool to enter"
+    return f"Battle {state.battle} · {counts}"
+
+
+#: What a card may be entered as with the players' own deck (:func:`entry_problem`).
+ENTRIES = ("pool", "stake", "refill", "hand", "drawn")
+
+
+def entry_problem(state: CampaignState, what: str, card: Card | str, player: int = 0,
+                  chosen: Iterable[Card | str] = ()) -> str | None:
+    """With the players' own deck (issue 18): why ``card`` cannot be entered now as
+    ``what`` — "pool" (dealt), "stake" (``player``'s), "refill" (the new pool card),
+    "hand" or "drawn" (``player``'s at the negotiating table) — or ``None`` when it
+    can. ``chosen`` are the cards already picked in the same entry (each card once).
+
+    The same checks :func:`normalize_action` makes (one check, used by the table to
+    grey out and explain before anything is recorded); the message cites the clause.
+    """
+    state = _state(state)
+    if not isinstance(what, str) or what not in ENTRIES:
+        raise CampaignError(f"An entry is one of {', '.join(ENTRIES)} (got {what!r})")
+    card = _card_list([card], "the card")[0]
+    player = _player(player)
+    picked = _card_list(chosen, "the cards chosen")
+    if card in picked:
+        return f"the {card.label} is entered already: tap it again to take it back"
+    try:
+        if what == "pool":
+            return None
+        if what == "stake":
+            _check_stake(state, player, card, picked[0] if picked else None)
+        elif what == "refill":
+            _check_new(state, card, "CMP-4", "the new pool card")
+        elif what == "hand":
+            if card not in state.known[player]:
+                where = _where(state, card)
+                if where is not None:
+                    raise RuleError("CMP-7", f"the {card.label} cannot be in {state.name(player)}'s hand: it is "
+                                             f"{where}")
+        else:
+            where = _where(state, card)
+            if where is not None:
+                raise RuleError("CMP-7", f"the {card.label} cannot be drawn from the deck: it is {where}")
+    except RuleError as err:
+        return str(err)
+    return None
+
+
+def table_draws(state: CampaignState, player: int) -> int:
+    """CMP-7/CMP-9: how many cards ``player`` draws at the negotiating table now: up to
+    five, and the dummy one more."""
+    state = _state(state)
+    player = _player(player)
+    return _table_draws(state, player, state.counts[player])
+
+
+def deck_left(state: CampaignState) -> int:
+    """How many cards are in the draw pile: 52 less every card held, staked, in the pool
+    or laid down (the same with the app's deck or the players' own)."""
+    state = _state(state)
+    if state.hands_known:
+        return len(state.deck)
+    held = sum(state.card_count(p) for p in (0, 1)) if state.treaty is None else sum(
+        len(c) for c in state.treaty.cards)
+    return 52 - held - len(state.pool)

@@ -122,7 +122,8 @@ def test_cmp_3_decisive_from_eight_troop_points(troops, decisive):
     (-3, r"CMP-12: troop points cannot be negative \(−3\)"),
     (1000, "CMP-12: 1000 troop points is more than the 999 a battle can record"),
     (10**100, "CMP-12: a huge number troop points is more than the 999"),
-    (2.5, "CMP-12: troop points are a whole number from 0 to 999; that is not"),
+    (2.5, "CMP-12: troop points are a whole number from 0 to 999; 2.5 is not"),
+    ("", "CMP-12: troop points are a whole number from 0 to 999; that is not"),
     ("9", 'CMP-12: troop points are a whole number from 0 to 999; "9" is not'),
     ("lots", 'CMP-12: troop points are a whole number from 0 to 999; "lots" is not'),
     (None, "CMP-12: enter the troop points Anna has left in play: a whole number from 0 to 999 "
@@ -229,6 +230,8 @@ def play_battles(game, count: int, winner=None):
             state = replay(game)
             if state.phase != "battle":
                 return game
+        if state.phase != "battle":
+            return game
         game = apply(game, {"type": "battle", "winner": winner} if winner is None else
                      {"type": "battle", "winner": winner, "troops": 3})
         state = replay(game)
@@ -260,11 +263,74 @@ def test_cmp_6_exhausted_at_nine_or_more_and_certain_after_battle_eight():
         g = play_battles(new(seed), 30)
         state = replay(g)
         assert state.phase == "exhausted"
-        roll = state.rolls[-1]
-        assert roll.total >= 9 and all(r.total < 9 for r in state.rolls[:-1])
         assert 3 <= state.fought <= 8
+        if state.rolls and state.rolls[-1].battles == state.fought:
+            assert state.rolls[-1].total >= 9 and all(r.total < 9 for r in state.rolls[:-1])
+        else:  # after battle 8 the roll cannot fail and is not rolled (CMP-6)
+            assert state.fought == 8 and all(r.total < 9 for r in state.rolls)
         outcomes[state.fought] += 1
     assert len(outcomes) >= 3  # the war ends after different numbers of battles
+
+
+def test_cmp_6_after_battle_eight_the_roll_is_certain_so_it_is_not_rolled():
+    """Defect 13: lower die ≥ 1, + 8 battles = 9 or more. The table goes straight to the table."""
+    assert cmp.exhaustion_chance(8) == 1 and cmp.exhaustion_chance(7) < 1
+    game = new(2)
+    for _ in range(7):
+        game = apply(game, {"type": "battle", "winner": None})
+        if replay(game).phase == "exhaustion":
+            game = apply(game, {"type": "roll"})
+        if replay(game).phase == "exhausted":
+            break
+    seeds = 0
+    while replay(game).phase != "battle" or replay(game).battle != 8:  # a war that reaches battle 8
+        seeds += 1
+        game = new(2 + seeds)
+        for _ in range(7):
+            game = apply(game, {"type": "battle", "winner": None})
+            if replay(game).phase == "exhaustion":
+                game = apply(game, {"type": "roll"})
+            if replay(game).phase != "battle":
+                break
+    rolls = len(replay(game).rolls)
+    after = replay(apply(game, {"type": "battle", "winner": None}))
+    assert after.fought == 8 and after.phase == "exhausted"
+    assert len(after.rolls) == rolls  # no dice rolled
+    assert after.log[-1].rule == "CMP-6"
+    assert after.log[-1].text == ("No exhaustion roll after battle 8: it cannot fail — even a 1 on the lower die "
+                                  "makes 1 + 8 battles = 9, 9 or more. Both sides are exhausted and go to the "
+                                  "negotiating table")
+    with pytest.raises(RuleError, match="CMP-7: both sides are exhausted"):
+        apply(apply(game, {"type": "battle", "winner": None}), {"type": "roll"})
+
+
+def test_standing_says_where_the_campaign_is_for_the_list_of_saves():
+    game = new()
+    assert cmp.standing(replay(game)) == "Battle 1 · Anna 6 cards, Ben 6"
+    game = apply(game, {"type": "battle", "winner": 0, "troops": 9})
+    state = replay(game)
+    assert cmp.standing(state) == "Battle 1 · Anna 6 cards, Ben 6"
+    game = apply(game, {"type": "take", "stake": True, "pool": str(state.pool[0])})
+    assert cmp.standing(replay(game)) == "Battle 2 · Anna 8 cards, Ben 5"
+    game = play_battles(game, 2)
+    state = replay(game)
+    assert state.phase == "exhaustion" and cmp.standing(state).startswith("Battle 3 fought · exhaustion roll · Anna")
+    ended = play_battles(new(6), 30)
+    state = replay(apply(ended, {"type": "negotiate"}))
+    if state.winner is None:
+        assert cmp.standing(state) == f"Over · the treaty is a draw after {state.fought} battles"
+    else:
+        assert cmp.standing(state) == (f"Over · {state.name(state.winner)} won at the negotiating table after "
+                                       f"{state.fought} battles")
+    lost = table_state("KS", "2H 3H 4H", "5C 6C 7C 8C", "9D 10D JD QD", battle=2)
+    lost = cmp._draw_stakes(lost, random.Random(1))
+    lost = cmp.step(lost, {"type": "battle", "winner": 1, "troops": 3}, None, random.Random(1))
+    lost = cmp.step(lost, {"type": "take", "stake": True, "pool": None}, None, random.Random(1))
+    assert cmp.standing(lost) == "Over · Ben won: Anna lost the last card in battle 2"
+    one = replace(replay(new()), counts=(0, 10))
+    assert cmp.standing(one) == "Battle 1 · Anna 1 card, Ben 11"
+    with pytest.raises(ValueError):
+        cmp.standing(None)
 
 
 def test_roll_dice_are_visible_in_the_log():

@@ -123,3 +123,23 @@ def test_upgrade_refuses_what_is_not_a_game_and_leaves_junk_to_the_checks():
     with pytest.raises(codec.SaveError, match="step 1"):
         codec.game_from_dict({"app": "conflict-table", "schema": 2, "kind": "campaign", "seed": 1, "rules": {},
                               "setup": {"players": ["A", "B"]}, "actions": [{"type": "dance"}], "position": 1})
+
+
+def test_old_games_that_rolled_the_certain_roll_after_battle_eight_keep_it():
+    """CMP-6 (defect 13): the roll after battle 8 cannot fail and is no longer rolled; old
+    games hold that roll, so they keep rolling it (and their log says so)."""
+    rolled = 0
+    for item in GAMES:
+        game, _ = codec.game_from_dict(item["save"])
+        full = replay(game, len(game.actions))
+        certain = any(r.battles >= 8 for r in full.rolls)
+        assert ("certain-roll" in game.setup.get("legacy", [])) == certain
+        if certain:
+            rolled += 1
+            assert any("earlier version" in e.text and "after battle 8" in e.text for e in replay(game).log)
+            plain = games.Game(game.kind, game.seed, game.rules,
+                               {**game.setup, "legacy": [x for x in game.setup["legacy"] if x != "certain-roll"]},
+                               game.actions, game.position)
+            with pytest.raises(games.RuleError, match="CMP-7: both sides are exhausted"):
+                games.validate(plain)
+    assert rolled >= 3

@@ -60,3 +60,104 @@ def test_11_a_double_tap_on_none_left_then_record_records_once(app):
     # Both spoils choices are still there: the second tap did not take anything.
     assert len(visible(driver, f"{scope('campaign')} [data-testid=spoils] button.card")) == 5
     assert_app_ok(driver)
+
+
+# ---------------------------------------------------------------- our own deck (issue 18)
+
+def start_own_deck(driver, seed: str) -> None:
+    from .test_tables import fresh_setup
+
+    fresh_setup(driver, "campaign", "setup")
+    safari_tap(driver, visible(driver, f"{scope('campaign')} input[data-field='campaign:deck'][value=table]")[0])
+    wait_for(driver, "return document.querySelector(\"input[data-field='campaign:deck'][value=table]\").checked",
+             message="our own deck chosen")
+    from .kit import field, type_into
+
+    type_into(driver, field(driver, "campaign:name0"), "Anna")
+    type_into(driver, field(driver, "seed"), seed)
+    edit_then_tap(driver, field(driver, "campaign:name1"), "Ben", button(driver, "Start the campaign"))
+    wait_testid(driver, "campaign", "entry")
+
+
+def pick_card(driver, token: str) -> None:
+    tap(driver, visible(driver, f"{scope('campaign')} [data-testid=entry] button[data-arg='{token}']")[0])
+
+
+def entry_record(driver):
+    return visible(driver, f"{scope('campaign')} [data-action='campaign:record-entry']")[0]
+
+
+def phase(driver) -> str:
+    return driver.execute_script("return document.querySelector(arguments[0]).dataset.phase",
+                                 f"{scope('campaign')} [data-testid=table]")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_own_deck_entries_safari_style_at_every_size(app, size):
+    driver = app
+    set_size(driver, *size)
+    start_own_deck(driver, "5")
+    driver.execute_script("window.scrollTo(0, 0)")
+    entry = wait_testid(driver, "campaign", "entry")
+    assert_on_screen(driver, entry.find_element("css selector", "h2"),
+                     entry.find_element("css selector", ".picker-grid"), entry_record(driver))
+    # A wrong tap, taken back with one more tap.
+    pick_card(driver, "9H")
+    assert "9♥" in text_of(driver, f"{scope('campaign')} [data-testid=entry-slots]")
+    pick_card(driver, "9H")
+    assert len(visible(driver, f"{scope('campaign')} .entry-slot.empty")) == 4
+    for token in ("AS", "KH", "7D", "2C"):
+        pick_card(driver, token)
+    # A double tap on Record records the pool once.
+    double_tap(driver, entry_record(driver))
+    wait_for(driver, "return document.querySelector(arguments[0]).dataset.phase === 'stakes'",
+             f"{scope('campaign')} [data-testid=table]", message="the stakes entry")
+    # An impossible stake is refused with its clause.
+    pick_card(driver, "KH")
+    assert "CMP-2: the K♥ cannot be Anna's stake: it is in the pool" in refusal(driver)
+    for token in ("QS", "3H"):
+        pick_card(driver, token)
+    driver.execute_script("window.scrollTo(0, 0)")
+    assert_on_screen(driver, entry_record(driver))
+    tap(driver, entry_record(driver))
+    wait_testid(driver, "campaign", "record")
+    assert phase(driver) == "battle"
+    assert_app_ok(driver)
+
+
+def test_own_deck_a_battle_a_new_pool_card_and_a_reload(app):
+    from .conftest import ERROR_HOOK_JS, wait_ready
+
+    driver = app
+    set_size(driver, 1024, 768)
+    start_own_deck(driver, "6")
+    for token in ("AS", "KH", "7D", "2C"):
+        pick_card(driver, token)
+    tap(driver, entry_record(driver))
+    wait_for(driver, "return document.querySelector(arguments[0]).dataset.phase === 'stakes'",
+             f"{scope('campaign')} [data-testid=table]", message="the stakes entry")
+    for token in ("QS", "3H"):
+        pick_card(driver, token)
+    tap(driver, entry_record(driver))
+    tap(driver, button(driver, "Anna won"))
+    edit_then_tap(driver, visible(driver, "#campaign-troops")[0], "3", record_button(driver))
+    wait_testid(driver, "campaign", "spoils")
+    tap(driver, visible(driver, f"{scope('campaign')} [data-testid=spoils] button[data-arg='KH']")[0])
+    wait_for(driver, "return document.querySelector(arguments[0]).dataset.phase === 'refill'",
+             f"{scope('campaign')} [data-testid=table]", message="the new pool card entry")
+    pick_card(driver, "9C")
+    tap(driver, entry_record(driver))
+    wait_for(driver, "return document.querySelector(arguments[0]).dataset.phase === 'stakes'",
+             f"{scope('campaign')} [data-testid=table]", message="battle 2's stakes")
+    pool = driver.execute_script("return [...document.querySelectorAll(arguments[0])].map(e => e.dataset.card)",
+                                 f"{scope('campaign')} [data-testid=pool] .card")
+    assert pool == ["AS", "9C", "7D", "2C"]  # the new card in the K♥'s place (CMP-4)
+    driver.refresh()  # as Safari's pull-to-refresh does
+    driver.execute_script(ERROR_HOOK_JS)
+    wait_ready(driver)
+    wait_testid(driver, "campaign", "entry")
+    assert phase(driver) == "stakes"
+    assert driver.execute_script("return [...document.querySelectorAll(arguments[0])].map(e => e.dataset.card)",
+                                 f"{scope('campaign')} [data-testid=pool] .card") == pool
+    assert "7 cards" in text_of(driver, f"{scope('campaign')} [data-testid=count-0]")
+    assert_app_ok(driver)

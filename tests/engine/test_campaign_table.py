@@ -407,3 +407,56 @@ def test_losing_the_last_card_ends_the_campaign_and_no_new_pool_card_is_asked_fo
     assert state.result.startswith("CMP-2: Ben lost the last card — Anna wins the campaign after 6 battles")
     assert len(state.pool) == 3  # the pool card taken is not replaced: the war is over
     assert cmp.standing(state) == "Over · Anna won: Ben lost the last card in battle 6"
+
+
+def test_entry_problem_greys_out_what_the_engine_would_refuse():
+    """The view's one check before anything is recorded: the same as normalize_action's."""
+    game = apply(new(), {"type": "deal", "pool": ["AS", "KH", "7D", "2C"]})
+    state = replay(game)
+    assert cmp.entry_problem(state, "stake", "QS", 0) is None
+    assert cmp.entry_problem(state, "stake", "KH", 0) == "CMP-2: the K♥ cannot be Anna's stake: it is in the pool"
+    assert cmp.entry_problem(state, "stake", "QS", 1, ["QS"]).startswith("the Q♠ is entered already")
+    assert cmp.entry_problem(state, "pool", "QS", 0, ["QS"]).startswith("the Q♠ is entered already")
+    assert cmp.entry_problem(state, "pool", "KH", 0) is None
+    for card in DECK:
+        refused = cmp.entry_problem(state, "stake", card, 0)
+        accepted = games.can_apply(game, {"type": "stakes", "stakes": [str(card), "3H" if card != parse_card("3H")
+                                                                          else "4H"]})
+        assert (refused is None) == accepted, card
+    game = apply(game, {"type": "stakes", "stakes": ["QS", "3H"]})
+    game = apply(game, {"type": "battle", "winner": 1, "troops": 2})
+    game = apply(game, {"type": "take", "pool": "7D"})
+    state = replay(game)
+    assert state.phase == "refill"
+    assert cmp.entry_problem(state, "refill", "7D") == ("CMP-4: the 7♦ cannot be the new pool card: it is in "
+                                                        "Ben's hand (it was seen face up); a deck has one of each card")
+    assert cmp.entry_problem(state, "refill", "8D") is None
+    assert cmp.entry_problem(state, "hand", "7D", 1) is None  # seen in Ben's hand: it belongs there
+    assert cmp.entry_problem(state, "hand", "7D", 0).startswith("CMP-7: the 7♦ cannot be in Anna's hand")
+    assert cmp.entry_problem(state, "drawn", "7D", 0).startswith("CMP-7: the 7♦ cannot be drawn from the deck")
+    assert cmp.entry_problem(state, "drawn", "8D", 0) is None
+    for bad in [("nothing", "8D"), ("stake", "ZZ"), ("stake", None)]:
+        with pytest.raises(ValueError):
+            cmp.entry_problem(state, *bad)
+    with pytest.raises(ValueError):
+        cmp.entry_problem(state, "stake", "8D", 2)
+    with pytest.raises(ValueError):
+        cmp.entry_problem(None, "stake", "8D")
+
+
+def test_table_draws_and_the_deck_left():
+    game = apply(new(dummy=True), {"type": "deal", "pool": ["AS", "KH", "7D", "2C"]})
+    state = replay(game)
+    assert cmp.deck_left(state) == 52 - 12 - 4
+    assert cmp.table_draws(state, 0) == 0 and cmp.table_draws(state, 1) == 1  # six cards; the dummy one more
+    from dataclasses import replace
+
+    short = replace(state, counts=(3, 2))
+    assert cmp.table_draws(short, 0) == 2 and cmp.table_draws(short, 1) == 4  # CMP-9: up to five, then one
+    assert cmp.deck_left(short) == 52 - 5 - 4
+    app = replay(new_game("campaign", {"players": ["A", "B"]}, seed=1))
+    assert cmp.deck_left(app) == len(app.deck) == 36
+    with pytest.raises(ValueError):
+        cmp.table_draws(state, 3)
+    with pytest.raises(ValueError):
+        cmp.deck_left("state")

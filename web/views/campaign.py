@@ -194,7 +194,7 @@ class CampaignView(ToolView):
                    self._player_panel(st, 0), self._centre(st), self._player_panel(st, 1)),
                  h("p", {"class": "msg-error refusal", "role": "alert", "data-testid": "refusal"},
                    with_rule_refs(self.notice, "campaign")) if self.notice and not watching else None,
-                 h("div", {"class": ["campaign-play", hands is not None and "with-hands"]},
+                 h("div", {"class": ["campaign-play", hands is not None and not st.table_deck and "with-hands"]},
                    self._spectator_note(st) if watching and st.phase != "over" else self._action_area(st),
                    hands),
                  self._log(st),
@@ -312,22 +312,19 @@ class CampaignView(ToolView):
         known = set()
         if st.phase == "stakes":
             names = [st.name(0), st.name(1)]
-            title = f"Battle {st.battle}: turn up the stakes"
-            how = [f"Each player turns up one card of the hand at random (", rule_ref("CMP-2", "campaign"), ")",
-                   [f"; deal the dummy's at random from its face-down cards (", rule_ref("CMP-9", "campaign"), ")"]
-                   if st.dummy else "", ". Tap ", h("strong", {}, names[0]), "'s stake, then ",
-                   h("strong", {}, names[1]), "'s."]
+            title = f"Battle {st.battle}: tap {names[0]}'s stake, then {names[1]}'s"
+            how = [f"The dummy's stake is dealt at random from its face-down cards (", rule_ref("CMP-9", "campaign"),
+                   ")."] if st.dummy else None
             slots = [(f"{names[i]}'s stake", self.entry[i] if i < len(self.entry) else None) for i in (0, 1)]
             verb = "Record the stakes"
         elif st.phase == "deal":
-            title = "The pool as dealt"
-            how = ["Deal six cards to each player and four face up between you (", rule_ref("CMP-1", "campaign"),
-                   "). Tap the four pool cards, left to right."]
+            title = "The pool as dealt: tap its four cards, left to right"
+            how = None
             slots = [(f"Pool card {i + 1}", self.entry[i] if i < len(self.entry) else None) for i in range(4)]
             verb = "Record the pool"
         elif st.phase == "refill":
-            title = f"Battle {st.battle}: a new pool card"
-            how = ["Draw the top card of the deck into the pool and tap it (", rule_ref("CMP-4", "campaign"), ")."]
+            title = f"Battle {st.battle}: tap the new pool card drawn from the deck"
+            how = None
             slots = [("New pool card", self.entry[0] if self.entry else None)]
             verb = "Put it in the pool"
         else:
@@ -341,11 +338,11 @@ class CampaignView(ToolView):
                    if st.dummy and p == 1 else "", "). Tap each card laid down",
                    ", then each card drawn" if draws else "",
                    "; the cards seen in this hand are marked already." if known else "."]
-            slots = ([(f"Seen in {name}'s hand", t) for t in sorted(known)]
-                     + [(f"{name}'s card", self.entry[i] if i < len(self.entry) else None)
-                        for i in range(st.counts[p] - len(known))]
-                     + [("Drawn at the table", self.entry_drawn[i] if i < len(self.entry_drawn) else None)
-                        for i in range(draws)])
+            laid = [str(c) for c in st.known[p]] + list(self.entry)
+            slots = [(f"{name}'s cards: {len(laid)} of {st.counts[p]}", " ".join(laid) or None)]
+            if draws:
+                slots.append((f"Drawn at the table: {len(self.entry_drawn)} of {draws}",
+                              " ".join(self.entry_drawn) or None))
             verb = f"Lay down {name}'s cards"
         action = self._entry_action(st)
 
@@ -354,9 +351,8 @@ class CampaignView(ToolView):
             if token in chosen or token in known:
                 return ("selected", "drawn" if token in self.entry_drawn else "")
             if target is None:
-                return ("blocked",)
-            return ("playable",) if cmp.entry_problem(st, target[0], card, target[1], target[2]) is None \
-                else ("blocked",)
+                return ()  # the entry is complete: nothing more to pick (a tap says so)
+            return () if cmp.entry_problem(st, target[0], card, target[1], target[2]) is None else ("blocked",)
 
         def label(card):
             token = str(card)
@@ -368,20 +364,23 @@ class CampaignView(ToolView):
 
         slot_tiles = [h("li", {"class": ["entry-slot", value is None and "empty"]},
                         h("span", {"class": "small"}, what),
-                        h("strong", {}, cmp_label(value) if value else "—")) for what, value in slots]
+                        h("strong", {}, " ".join(cmp_label(t) for t in value.split()) if value else "—"))
+                      for what, value in slots]
         return h("section", {"class": "panel campaign-action entry", "data-testid": "entry", "tabindex": "-1",
                              "data-focus": "picker", "aria-labelledby": "campaign-entry-title"},
                  self._last_battle(st) if st.phase == "stakes" else None,
                  self._dice(st.rolls[-1]) if st.phase == "stakes" and st.rolls and st.rolls[-1].battles == st.fought
                  else None,
                  h("h2", {"id": "campaign-entry-title"}, title),
-                 h("p", {"class": "small"}, how),
-                 h("ul", {"class": "entry-slots", "data-testid": "entry-slots"}, slot_tiles),
-                 card_picker("campaign:pick", states, labels=label),
-                 h("div", {"class": "row entry-controls"},
-                   button(verb, "campaign:record-entry", cls="btn primary big", disabled=action is None,
-                          data_focus="record-entry"),
-                   button("Clear", "campaign:clear-entry", cls="btn", disabled=not self.entry and not self.entry_drawn)))
+                 h("p", {"class": "small entry-how"}, how) if how else None,
+                 h("div", {"class": "entry-bar"},
+                   h("ul", {"class": "entry-slots", "data-testid": "entry-slots"}, slot_tiles),
+                   h("div", {"class": "entry-controls"},
+                     button(verb, "campaign:record-entry", cls="btn primary big", disabled=action is None,
+                            data_focus="record-entry"),
+                     button("Clear", "campaign:clear-entry", cls="btn",
+                            disabled=not self.entry and not self.entry_drawn))),
+                 card_picker("campaign:pick", states, labels=label))
 
     def _own_hands(self, st):
         """With the players' own deck the hands are in the players' hands: the app shows what

@@ -94,7 +94,7 @@ __all__ = [
     "KIND", "VARIANTS", "HOUSE_RULES", "RULINGS", "STRATAGEMS", "SetupError", "BadArgument",
     "Unit", "General", "Army", "Bid", "Pool", "CellEffect", "Cell", "Rolls", "WeekResult", "BattleState",
     "reinforcement_dice", "reinforcement_threshold", "next_die_needs", "victory_tier",
-    "success_setting", "success_chance", "count_successes", "cell_effect", "result_cell",
+    "success_setting", "settings_summary", "success_chance", "count_successes", "cell_effect", "result_cell",
     "tier_odds", "success_distribution", "normalize_setup", "normalize_house_tables", "normalize_action",
     "start", "step", "describe", "public_game", "upgrade", "standing", "undo_warning", "status",
     "resolve", "casualty_ranges", "dice_pool", "offered_stratagems", "stratagem_problem", "week_odds",
@@ -377,6 +377,19 @@ RULINGS: tuple[str, ...] = ("AI-1", "AI-2", "AI-5", "AI-6", "AI-7", "AI-9", "AI-
 OLD_RULINGS_NOTE = ("This battle was played with an earlier version of the app and keeps the rules it was "
                     "played with: no fallback (AI-19), the earlier stratagem prerequisites and Covering Fire "
                     "(AI-16), and units may have both armour and size (AI-14).")
+
+
+def settings_summary(rules: Mapping[str, Any] | None = None) -> str:
+    """The game's rules settings in one line, for the share drawer and the saves ("d6, a
+    success on 4 or more · each side reads its own row · our own dice · 2 house table cells").
+    Refuses settings that are not this system's (:class:`~engine.rules.SettingsError`)."""
+    resolved = resolve_rules(VARIANTS, _rules_arg(rules))
+    house = resolved["house_tables"]
+    edited = sum(len(cols) for rows in house.values() for cols in rows.values())
+    parts = [VARIANT_BY_KEY[key].describe(resolved[key]).replace(" (the app's ruling)", "")
+             for key in ("success", "reads", "dice")]
+    parts.append(f"{edited} house table cell{'s' if edited != 1 else ''}" if edited else "no house tables")
+    return " · ".join(parts)
 
 
 def success_setting(rules: Mapping[str, Any] | None = None) -> tuple[int, int]:
@@ -1431,12 +1444,12 @@ def _line_notes(state: BattleState, side: int, old: tuple[int, int], new: tuple[
     if new[0] != old[0]:
         unit = army.units[new[0]]
         if unit.is_line:
-            notes.append(f"HR-AI-3: {unit.name} is now {army.name}'s vanguard")
+            notes.append(f"HR-AI-3: {unit.name} is now the vanguard of {army.name}")
         else:
             notes.append(f"HR-AI-3: {army.name} has no line unit left: {unit.name} (not a line unit) stands in "
                          f"the line as its vanguard, and the army fights on")
     if new[1] != old[1]:
-        notes.append(f"HR-AI-3: {army.units[new[1]].name} is now {army.name}'s rearguard")
+        notes.append(f"HR-AI-3: {army.units[new[1]].name} is now the rearguard of {army.name}")
     return notes
 
 

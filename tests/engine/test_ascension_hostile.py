@@ -61,14 +61,16 @@ def valid_actions(game: games.Game) -> list[dict]:
     return out
 
 
-@settings(max_examples=150, deadline=None)
+@settings(deadline=None)  # examples: the profile's (100; 25 under make mutate)
 @given(st.data(), st.integers(0, 2**32 - 1))
 def test_hostile_actions_in_every_phase(data, seed):
     game = new_game("battle", ARMIES, {"reads": random.Random(seed).choice(["both", "winner"])}, seed)
     for _ in range(12):
-        action = data.draw(hostile.actions(ai._TYPES, ai.ACTION_FIELDS, valid_actions(game)))
-        game, accepted = hostile.take(game, action)
-        COUNTS["accepted" if accepted else "refused"] += 1
+        # A hostile action, then one the rules allow (so that the battle moves on through its weeks).
+        for action in (data.draw(hostile.actions(ai._TYPES, ai.ACTION_FIELDS, valid_actions(game))),
+                       data.draw(st.sampled_from(valid_actions(game)))):
+            game, accepted = hostile.take(game, action)
+            COUNTS["accepted" if accepted else "refused"] += 1
         if replay(game).phase == "over":
             COUNTS["battles ended"] += 1
             break
@@ -79,7 +81,7 @@ SIDES = st.one_of(st.sampled_from([0, 1]), hostile.SCALARS)
 MANEUVER_ARGS = st.one_of(st.sampled_from(list(ai.MANEUVERS)), hostile.SCALARS)
 
 
-@settings(max_examples=120, deadline=None)
+@settings(deadline=None)
 @given(st.lists(hostile.VALUES, min_size=1, max_size=5), SIDES, MANEUVER_ARGS, st.data())
 def test_hostile_arguments_to_every_public_helper(args, side, maneuver, data):
     state = replay(new_game("battle", ARMIES, None, 1))
@@ -150,4 +152,6 @@ def test_zz_example_counts():
           f"{COUNTS['refused']} refused, {COUNTS['battles ended']} battles ended; "
           f"{COUNTS['helper calls']} helper calls")
     if COUNTS["games"]:  # the file ran whole (not one test picked out)
-        assert COUNTS["accepted"] > 50 and COUNTS["refused"] > 200 and COUNTS["helper calls"] > 1000
+        assert COUNTS["accepted"] >= COUNTS["games"] and COUNTS["refused"] >= COUNTS["games"]
+    if COUNTS["helper calls"]:
+        assert COUNTS["helper calls"] >= 40 * 25

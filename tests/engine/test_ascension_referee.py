@@ -215,7 +215,7 @@ def test_hr_ai_3_a_joining_line_unit_takes_the_vanguard_back_and_the_army_is_tol
     game = apply(game, {"type": "join", "side": 0, "unit": unit("Fresh Line")})
     st = replay(game)
     assert st.vanguards[0] == 2
-    assert "HR-AI-3: Fresh Line is now North's vanguard" in st.changes[-1][1]
+    assert "HR-AI-3: Fresh Line is now the vanguard of North" in st.changes[-1][1]
     assert "fights on" in ai.HOUSE_RULES["HR-AI-3"] and "joins later" in ai.HOUSE_RULES["HR-AI-3"]
 
 
@@ -617,3 +617,14 @@ def test_a_spectator_copy_of_entered_successes_replays_the_same():
     assert copy.actions[-1] == {"type": "roll", "successes": [2, 0], "ranges": [2, 1]}
     assert replay(copy).weeks == replay(game).weeks
     assert codec.decode_share(codec.encode_share(copy)) == copy
+
+
+def test_settings_summary_for_the_share_drawer():
+    assert ai.settings_summary({}) == ("d6, a success on 4 or more · each side reads its own row (the source) · "
+                                       "the app's dice: the app rolls · no house tables")
+    line = ai.settings_summary({"success": "d10/7+", "reads": "winner", "dice": "table",
+                                "house_tables": {"major": {"attack": {"defend": "Inflict 3 casualties"}}}})
+    assert line.startswith("d10, a success on 7 or more · winner reads") and "our own dice" in line
+    assert line.endswith("1 house table cell")
+    with pytest.raises(ValueError):
+        ai.settings_summary({"dice": "borrowed"})

@@ -59,7 +59,10 @@ def test_entered_successes_odds_first_range_entered_correctable_and_recorded(pag
     # A wrong entry is one tap to correct before it counts: 2, then 3.
     safari_tap(page.locator("[data-action='battle:hits'][data-arg='0.2']"))
     safari_tap(page.locator("[data-action='battle:hits'][data-arg='0.3']"))
-    double_tap(page, page.locator("[data-action='battle:hits'][data-arg='1.0']"))  # a double tap: still 0
+    zero = page.locator("[data-action='battle:hits'][data-arg='1.0']")
+    zero.evaluate("el => el.scrollIntoView({block: 'center'})")
+    assert_on_screen(page, zero)
+    double_tap(page, zero)  # a double tap: still 0
     assert page.locator("[data-action='battle:hits'][data-arg='0.3']").get_attribute("aria-checked") == "true"
     assert page.locator("[data-action='battle:hits'][data-arg='1.0']").get_attribute("aria-checked") == "true"
     preview = page.locator("[data-testid=entry-preview]").inner_text()

@@ -48,7 +48,13 @@ def _dates(session) -> list[tuple[str, str]]:
 
 def drawer(session):
     """The Record drawer: Print, Copy as post, Close, and the sheet itself."""
-    rec = make(session)
+    try:
+        rec = make(session)
+    except ValueError as err:  # a game this version cannot make a record of: said, not a traceback
+        return h("div", {"class": "panel drawer record-drawer", "aria-label": "Record"},
+                 h("div", {"class": "spread"}, h("h2", {}, "Record of this game"),
+                   button("Close", "session:drawer", "", cls="btn small ghost")),
+                 h("p", {"class": "msg-error"}, f"The record of this game could not be made: {err}"))
     return h("div", {"class": "panel drawer record-drawer", "aria-label": "Record"},
              h("div", {"class": "spread record-actions"}, h("h2", {}, "Record of this game"),
                h("div", {"class": "row"},
@@ -106,7 +112,12 @@ def handle(session, name: str) -> bool:
     if name == "record-copy":
         if session.game is not None:
             try:
-                platform.copy_text(records.to_markdown(make(session)))
+                post = records.to_markdown(make(session))
+            except ValueError as err:
+                session.app.toast(f"The record of this game could not be made: {err}", "error")
+                return True
+            try:
+                platform.copy_text(post)
             except Exception:  # no clipboard here (an insecure address, an old browser)
                 session.app.toast("This browser does not allow copying here: print the record instead, "
                                   "or select its text and copy it.", "error")

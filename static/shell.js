@@ -172,3 +172,34 @@ if ("serviceWorker" in navigator) {
     }
   });
 }
+
+// ---- Print (issue 22; this block only: the print engineer's) -------------------------
+// A Print button of a Rules panel (button[data-print] in index.html.j2) works before
+// Python has started: it marks what to print on <html data-print="rules|matrices">
+// (static/css/70-print.css prints only that), opens its panel so that every clause
+// prints, and calls the browser's print. The record's Print (web/platform.py
+// print_page) sets the same mark. The mark is cleared at the next tap, key or route
+// change — not at "afterprint", which iPad Safari may fire before it has laid out the
+// pages — so the browser's own Print menu prints the page as usual afterwards.
+let printOpened = null;
+function clearPrint() {
+  if (!root.dataset.print) return;
+  delete root.dataset.print;
+  if (printOpened) printOpened.open = false;
+  printOpened = null;
+}
+document.addEventListener("pointerdown", clearPrint, true);
+document.addEventListener("keydown", clearPrint, true);
+window.addEventListener("hashchange", clearPrint);
+document.addEventListener("click", (event) => {
+  const button = event.target.closest?.("button[data-print]");
+  if (!button) return;
+  clearPrint();
+  const panel = document.getElementById("rules-" + button.dataset.printPanel);
+  if (panel && !panel.open) {
+    panel.open = true;
+    printOpened = panel;
+  }
+  root.dataset.print = button.dataset.print;
+  window.print();
+});

@@ -65,6 +65,15 @@ def copy_text(text: str) -> None:
     navigator.clipboard.writeText(text)
 
 
+def print_page(part: str) -> None:
+    """Print one part of the page: ``data-print`` on <html> says which (static/css/70-print.css
+    shows only that part in print), then the browser's own print. The page shell
+    (static/shell.js) clears the mark at the next tap, key or route change, so a later
+    print from the browser's menu prints the page as usual."""
+    document.documentElement.setAttribute("data-print", part)
+    window.print()
+
+
 def can_share() -> bool:
     return hasattr(navigator, "share")
 

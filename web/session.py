@@ -388,7 +388,9 @@ class Session:
                         aria_keyshortcuts="Control+Shift+Z Control+Y"),
                  self._drawer_toggle("History", "history", disabled=g is None),
                  self._drawer_toggle("Saves", "saves"),
-                 self._drawer_toggle("Share", "share", disabled=g is None))
+                 self._drawer_toggle("Share", "share", disabled=g is None),
+                 # issue 22: the printable record (web/views/record.py)
+                 self._drawer_toggle("Record", "record", disabled=g is None))
 
     # Drawers are disclosures (issue 14): a toggle with aria-expanded and aria-controls,
     # a named region that takes the focus when it opens; Close and Escape give the
@@ -459,6 +461,10 @@ class Session:
             node = self._saves_view()
         elif self.drawer == "share" and self.game is not None:
             node = self._share_view()
+        elif self.drawer == "record" and self.game is not None:  # issue 22: the printable record
+            from web.views import record
+
+            node = record.drawer(self)
         if node is not None:  # a named region the toggle controls (see _drawer_toggle)
             node.attrs.update({"id": self._drawer_id(self.drawer), "role": "region", "tabindex": "-1",
                                "data-focus": "drawer", "data-key": f"drawer-{self.drawer}"})
@@ -725,6 +731,10 @@ class Session:
             self._opened_new(slot, "Opened the kept copy")
         elif name == "backup-delete" and arg:
             self._delete_backup(arg)
+        elif name.startswith("record-"):  # issue 22: Print, Copy as post (web/views/record.py)
+            from web.views import record
+
+            record.handle(self, name)
         elif name == "native-share" and arg:
             platform.share_link(f"{self.title} — Conflict Table", self.share_url(public=arg == "public"))
         return True

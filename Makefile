@@ -104,8 +104,12 @@ bench: site /usr/bin/chromium $(WEBKIT)
 	$(PY) -m tests.bench_zerosum
 	$(PY) -m tests.bench_solo
 
+# Each table's tour (tests/screenshots_*.py) runs through the one driver loop in
+# tests/screenshot_kit.py; `make screenshots SHOTS=1024x768-dark` shoots one size and theme.
+SHOTS :=
 screenshots: site /usr/bin/chromium
-	$(PY) -m tests.screenshots
+	for tour in screenshots screenshots_conflict screenshots_campaign screenshots_consim screenshots_battle; do \
+	  $(PY) -m tests.$$tour $(SHOTS) || exit 1; done
 
 # The printed pages (Rules panels, matrices, each table's record) as PDFs at A4 and
 # Letter, and each page as a PNG (pdftoppm), in screenshots/print/.

@@ -5,18 +5,8 @@ Not a test: pictures to look at before calling a UI done.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-from playwright.sync_api import sync_playwright
-
-from tests.e2e.conftest import BUILD, CHROMIUM, CHROMIUM_FLAGS, READY
-from tests.e2e.tablet import TABLET_SIZES, size_id
-from web.serve import serve_in_thread
-
-OUT = Path(__file__).resolve().parents[1] / "screenshots"
-#: The four tablet sizes (tests/e2e/tablet.py); ``-k 768`` style filtering via argv.
-VIEWPORTS = {size_id(size): (size["width"], size["height"]) for size in TABLET_SIZES}
+from tests.e2e.conftest import READY
+from tests.screenshot_kit import OUT, run
 
 
 def shoot(page, name: str, full: bool = True) -> None:
@@ -79,22 +69,7 @@ def tour(page, base: str, tag: str) -> None:
 
 
 def main() -> None:
-    OUT.mkdir(exist_ok=True)
-    only = sys.argv[1:]  # e.g. "768x1024": just these sizes
-    server, base = serve_in_thread(BUILD)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        for orientation, (width, height) in VIEWPORTS.items():
-            if only and orientation not in only:
-                continue
-            for theme in ("light", "dark"):
-                context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True,
-                                              color_scheme=theme)
-                tour(context.new_page(), base, f"{orientation}-{theme}")
-                context.close()
-        browser.close()
-    server.shutdown()
-    print(f"screenshots in {OUT}", file=sys.stderr)
+    run(tour)
 
 
 if __name__ == "__main__":

@@ -7,17 +7,12 @@ made by the engine, so each screen is one step away.
 
 from __future__ import annotations
 
-import sys
-
-from playwright.sync_api import sync_playwright
-
 from engine import ascension as ai
 from engine import codec
 from engine.game import apply, new_game
-
-from tests.e2e.conftest import BUILD, CHROMIUM, CHROMIUM_FLAGS, READY
-from tests.screenshots import OUT, VIEWPORTS, shoot
-from web.serve import serve_in_thread
+from tests.e2e.conftest import READY
+from tests.screenshot_kit import run
+from tests.screenshots import shoot
 
 
 def example(rules=None, seed=7):
@@ -99,22 +94,7 @@ def tour(page, base: str, tag: str) -> None:
 
 
 def main() -> None:
-    OUT.mkdir(exist_ok=True)
-    only = sys.argv[1:]
-    server, base = serve_in_thread(BUILD)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        for orientation, (width, height) in VIEWPORTS.items():
-            if only and orientation not in only:
-                continue
-            for theme in ("light", "dark"):
-                context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True,
-                                              color_scheme=theme)
-                tour(context.new_page(), base, f"{orientation}-{theme}")
-                context.close()
-        browser.close()
-    server.shutdown()
-    print(f"screenshots in {OUT}", file=sys.stderr)
+    run(tour)
 
 
 if __name__ == "__main__":

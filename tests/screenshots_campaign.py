@@ -9,17 +9,11 @@ one size and theme.
 from __future__ import annotations
 
 import random
-import sys
 import time
-from pathlib import Path
 
-from playwright.sync_api import sync_playwright
+from tests.e2e.conftest import READY
+from tests.screenshot_kit import OUT, run
 
-from tests.e2e.conftest import BUILD, CHROMIUM, CHROMIUM_FLAGS, READY
-from web.serve import serve_in_thread
-
-OUT = Path(__file__).resolve().parents[1] / "screenshots"
-SIZES = {"768x1024": (768, 1024), "1024x768": (1024, 768), "820x1180": (820, 1180), "1366x1024": (1366, 1024)}
 SEED = "20261130"
 
 
@@ -180,23 +174,7 @@ def own_deck(page, base: str, tag: str) -> None:
 
 
 def main() -> None:
-    OUT.mkdir(exist_ok=True)
-    server, base = serve_in_thread(BUILD)
-    only = sys.argv[1:]
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        for size, (width, height) in SIZES.items():
-            for theme in ("light", "dark"):
-                tag = f"{size}-{theme}"
-                if only and tag not in only:
-                    continue
-                context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True,
-                                              color_scheme=theme)
-                tour(context.new_page(), base, tag)
-                context.close()
-        browser.close()
-    server.shutdown()
-    print(f"screenshots in {OUT}", file=sys.stderr)
+    run(tour)
 
 
 if __name__ == "__main__":

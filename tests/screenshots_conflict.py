@@ -9,16 +9,8 @@ scrolling. Not a test: pictures to look at.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-from playwright.sync_api import sync_playwright
-
-from tests.e2e.conftest import BUILD, CHROMIUM, CHROMIUM_FLAGS, READY
-from tests.e2e.tablet import TABLET_SIZES, size_id
-from web.serve import serve_in_thread
-
-OUT = Path(__file__).resolve().parents[1] / "screenshots"
+from tests.e2e.conftest import READY
+from tests.screenshot_kit import OUT, run
 
 
 def shoot(page, name: str, tag: str) -> None:
@@ -56,10 +48,8 @@ def share_public(page) -> str:
     return link
 
 
-def tour(browser, base: str, size: dict, theme: str) -> None:
-    tag = f"{size_id(size)}-{theme}"
-    context = browser.new_context(viewport=size, has_touch=True, color_scheme=theme)
-    page = context.new_page()
+def tour(page, base: str, tag: str) -> None:
+    browser, size, theme = page.context.browser, page.viewport_size, tag.rsplit("-", 1)[1]
     start_table_deck(page, base)
     page.locator("[data-testid=picker] [data-card='9S']").tap()
     during = share_public(page)
@@ -74,7 +64,6 @@ def tour(browser, base: str, size: dict, theme: str) -> None:
     page.get_by_role("button", name="End the conflict", exact=True).tap()
     page.wait_for_timeout(300)
     shoot(page, "called", tag)
-    context.close()
     for name, link in (("spectator-round", during), ("spectator-between", between)):
         context, guest = spectator(browser, link, size, theme)
         shoot(guest, name, tag)
@@ -82,19 +71,7 @@ def tour(browser, base: str, size: dict, theme: str) -> None:
 
 
 def main() -> None:
-    OUT.mkdir(exist_ok=True)
-    only = sys.argv[1:]
-    server, base = serve_in_thread(BUILD)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        for size in TABLET_SIZES:
-            if only and size_id(size) not in only:
-                continue
-            for theme in ("light", "dark"):
-                tour(browser, base, size, theme)
-        browser.close()
-    server.shutdown()
-    print(f"screenshots in {OUT}", file=sys.stderr)
+    run(tour)
 
 
 if __name__ == "__main__":

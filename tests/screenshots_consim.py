@@ -7,14 +7,10 @@ Not a test: pictures to look at before calling the tracker done (see tests/scree
 from __future__ import annotations
 
 import re
-import sys
 
-from playwright.sync_api import sync_playwright
-
-from tests.e2e.conftest import BUILD, CHROMIUM, CHROMIUM_FLAGS, READY
+from tests.e2e.conftest import READY
 from tests.e2e.test_consim import enter_roster
-from tests.screenshots import OUT, VIEWPORTS
-from web.serve import serve_in_thread
+from tests.screenshot_kit import OUT, run
 
 
 def shoot(page, name: str, full: bool = True) -> None:
@@ -114,28 +110,7 @@ def tour(page, base: str, tag: str) -> None:
 
 
 def main() -> None:
-    OUT.mkdir(exist_ok=True)
-    server, base = serve_in_thread(BUILD)
-    only = sys.argv[1:]
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        for orientation, (width, height) in VIEWPORTS.items():
-            for theme in ("light", "dark"):
-                tag = f"{orientation}-{theme}"
-                if only and tag not in only:
-                    continue
-                context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=theme,
-                                              device_scale_factor=1, has_touch=True)
-                page = context.new_page()
-                try:
-                    tour(page, base, tag)
-                except Exception:
-                    shoot(page, f"FAILED-{tag}")
-                    raise
-                context.close()
-                print("shot", tag)
-        browser.close()
-    server.shutdown()
+    run(tour, device_scale_factor=1)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,12 @@ from playwright.sync_api import sync_playwright
 from engine import codec
 from tests.e2e.conftest import BUILD, CHROMIUM, CHROMIUM_FLAGS, READY
 from tests.e2e.tablet import TABLET_SIZES, size_id
-from tests.engine.test_record import battle_game, campaign_game, conflict_game, consim_game
+from tests.engine.test_record import (
+    battle_game,
+    campaign_game,
+    conflict_game,
+    consim_game,
+)
 from web.serve import serve_in_thread
 
 OUT = Path(__file__).resolve().parents[1] / "screenshots" / "print"

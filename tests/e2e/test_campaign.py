@@ -19,8 +19,16 @@ from engine import codec
 from engine.game import apply, new_game, replay
 
 from .conftest import READY, TABLET_LANDSCAPE, TABLET_PORTRAIT, open_app
-from .tablet import (TABLET_IDS, TABLET_SIZES, assert_app_ok, assert_no_traceback, assert_on_screen, double_tap,
-                     edit_then_tap, every_field_then_every_button)
+from .tablet import (
+    TABLET_IDS,
+    TABLET_SIZES,
+    assert_app_ok,
+    assert_no_traceback,
+    assert_on_screen,
+    double_tap,
+    edit_then_tap,
+    every_field_then_every_button,
+)
 
 SEED = 20261130
 VIEWPORTS = [TABLET_PORTRAIT, TABLET_LANDSCAPE]
@@ -133,6 +141,20 @@ def roll(page, game):
     assert faces == [str(d) for d in dice]
     return game
 
+
+
+def to_the_table(page, game):
+    """Draws and exhaustion rolls until the campaign ends, then to the negotiating table."""
+    for _ in range(12):
+        st = replay(game)
+        if st.phase == "exhaustion":
+            game = roll(page, game)
+        elif st.phase == "battle":
+            game = record(page, game, None)
+        else:
+            break
+    page.get_by_role("button", name="To the negotiating table").tap()
+    return apply(game, {"type": "negotiate"})
 
 def play_to_the_table(page, game, names=("Anna", "Ben"), on_screen=True):
     """Battles by taps until both sides are exhausted; returns the mirrored game."""

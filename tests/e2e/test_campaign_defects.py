@@ -19,10 +19,17 @@ import pytest
 from engine import campaign as cmp
 from engine.game import apply, replay
 
-from .conftest import TABLET_LANDSCAPE, TABLET_PORTRAIT, open_app
-from .tablet import (TABLET_IDS, TABLET_SIZES, assert_app_ok, assert_contrast, assert_focus, assert_on_screen,
-                     edit_then_tap, safari_tap)
-from .test_campaign import record, reveal, roll, start, status, take
+from .conftest import TABLET_LANDSCAPE, TABLET_PORTRAIT
+from .tablet import (
+    TABLET_IDS,
+    TABLET_SIZES,
+    assert_app_ok,
+    assert_contrast,
+    assert_focus,
+    assert_on_screen,
+    edit_then_tap,
+)
+from .test_campaign import record, reveal, roll, start, status, to_the_table
 
 #: A seed whose war reaches battle 8 with drawn battles (every roll before fails).
 SEED_TO_BATTLE_8 = 14
@@ -88,19 +95,6 @@ def test_11_a_negative_number_is_explained_as_it_is_typed_and_at_record(page, ba
 
 
 # ---------------------------------------------------------------- 12: contrast at the table
-
-
-def to_the_table(page, game):
-    for _ in range(12):
-        st = replay(game)
-        if st.phase == "exhaustion":
-            game = roll(page, game)
-        elif st.phase == "battle":
-            game = record(page, game, None)
-        else:
-            break
-    page.get_by_role("button", name="To the negotiating table").tap()
-    return apply(game, {"type": "negotiate"})
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])

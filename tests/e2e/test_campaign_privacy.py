@@ -11,14 +11,20 @@ from __future__ import annotations
 import re
 from urllib.parse import urlparse
 
-from engine import campaign as cmp
 from engine import codec
 from engine.cards import full_deck
-from engine.game import apply, replay
+from engine.game import replay
 
 from .conftest import READY, TABLET_LANDSCAPE, TABLET_PORTRAIT, open_app
 from .tablet import assert_app_ok, assert_on_screen
-from .test_campaign import check_matches_engine, record, roll, start, status, take
+from .test_campaign import (
+    check_matches_engine,
+    record,
+    start,
+    status,
+    take,
+    to_the_table,
+)
 
 DECK = full_deck()
 
@@ -92,17 +98,7 @@ def test_the_spectator_copy_says_so_offers_no_move_and_keeps_hidden_cards_out_th
 
 def test_the_spectator_copy_at_the_end_shows_the_table_and_no_rematch(page, base_url, browser):
     page.set_viewport_size(TABLET_LANDSCAPE)
-    game = start(page, base_url, seed=5)
-    for _ in range(12):
-        st = replay(game)
-        if st.phase == "exhaustion":
-            game = roll(page, game)
-        elif st.phase == "battle":
-            game = record(page, game, None)
-        else:
-            break
-    page.get_by_role("button", name="To the negotiating table").tap()
-    game = apply(game, {"type": "negotiate"})
+    game = to_the_table(page, start(page, base_url, seed=5))
     page.get_by_role("button", name="Share").tap()
     public = page.locator("[data-testid=share-public]").input_value()
     other = browser.new_context(viewport=TABLET_PORTRAIT, has_touch=True)

@@ -26,7 +26,14 @@ from engine.poker import best_hand
 from tests.engine.test_campaign_table import Table
 
 from .conftest import READY, TABLET_LANDSCAPE, TABLET_PORTRAIT, open_app
-from .tablet import TABLET_IDS, TABLET_SIZES, assert_app_ok, assert_on_screen, double_tap, safari_tap
+from .tablet import (
+    TABLET_IDS,
+    TABLET_SIZES,
+    assert_app_ok,
+    assert_on_screen,
+    double_tap,
+    safari_tap,
+)
 
 NAMES = ("Anna", "Ben")
 

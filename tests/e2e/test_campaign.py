@@ -337,7 +337,7 @@ def test_refusals_and_safari_taps_lose_nothing(page, base_url):
     edit_then_tap(page.locator("#campaign-troops"), "12", page.locator("[data-action='campaign:record']"))
     game = apply(game, {"type": "battle", "winner": 0, "troops": 12})
     assert page.locator("[data-testid=spoils]").count() == 1
-    assert "decisively (12 troop points)" in page.locator("[data-testid=spoils]").inner_text()
+    assert "decisively (12 troop points left)" in page.locator("[data-testid=spoils]").inner_text()
     # A late change event of the recorded field does not leak into the next battle.
     game = take(page, game, str(replay(game).pool[0]))
     page.get_by_role("radio", name="Ben won").tap()

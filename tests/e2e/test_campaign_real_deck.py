@@ -178,7 +178,9 @@ def test_a_whole_campaign_with_our_own_deck_a_reload_and_both_links_in_the_middl
     game = start(page, base_url, seed)
     # The setting is in the game and shown where the rules are.
     assert game.setup["deck"] == "table"
+    page.locator(".rules-in-play > summary").tap()  # "Rules in play", folded under the table
     assert page.locator("[data-testid=deck-setting]").inner_text().startswith("Cards and dice Our own deck")
+    page.locator(".rules-in-play > summary").tap()
     assert page.locator("[data-testid=curtain]").count() == 0 and page.locator("[data-testid=treaty-odds]").count() == 0
     game = play_by_taps(page, game, real, rnd, until=lambda s: s.fought >= 3 and s.phase == "stakes")
     before = status(page)

@@ -369,8 +369,9 @@ class CampaignView(ToolView):
         return h("section", {"class": "panel campaign-action entry", "data-testid": "entry", "tabindex": "-1",
                              "data-focus": "picker", "aria-labelledby": "campaign-entry-title"},
                  self._last_battle(st) if st.phase == "stakes" else None,
-                 self._dice(st.rolls[-1]) if st.phase == "stakes" and st.rolls and st.rolls[-1].battles == st.fought
-                 else None,
+                 # the exhaustion roll just made: before the next stakes, or the roll that ended the campaign
+                 self._dice(st.rolls[-1]) if st.phase in ("stakes", "exhausted") and st.rolls
+                 and st.rolls[-1].battles == st.fought else None,
                  h("h2", {"id": "campaign-entry-title"}, title),
                  h("p", {"class": "small entry-how"}, how) if how else None,
                  h("div", {"class": "entry-bar"},

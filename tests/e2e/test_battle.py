@@ -139,7 +139,9 @@ def test_blind_bid_odds_roll_house_table_reload_and_share(page, base_url, browse
     page.get_by_role("button", name="History").tap()
     lift_curtain(page)
     assert root.locator("[aria-checked=true]").count() == 0
-    assert "Iron Host" not in page.locator("[data-testid=bid-form]").inner_text()
+    form = page.locator("[data-testid=bid-form]").inner_text()
+    # Iron Host is named once, to say its bid is sealed; nothing else of it is on B's screen.
+    assert form.count("Iron Host") == 1 and "Iron Host's bid stays hidden until both are revealed (AI-7)." in form
     pick(page, "defend")
     assert page.locator("[data-action='battle:strat']").count() == 0  # Zone Levy has no general
     page.get_by_role("button", name="Declare in secret").tap()

@@ -203,7 +203,7 @@ def test_10_the_jibril_preset_says_the_source_gives_no_number_and_one_tap_gives_
     assert "gives no armour or size number" in note.inner_text()
     assert "one casualty destroys a division (HR-AI-1)" in note.inner_text()
     page.locator("[data-testid=army-0]").get_by_role("button", name="+ Jibril Armoured Infantry Division").tap()
-    page.get_by_role("button", name="Give the Jibril divisions of army 1 armour 2").tap()
+    page.get_by_role("button", name="Give them armour 2: the Jibril divisions of army 1").tap()
     for u in (0, 1):
         assert page.locator(f"[data-field='setup:armies.0.units.{u}.armour']").input_value() == "2"
         assert page.locator(f"[data-field='setup:armies.0.units.{u}.size']").input_value() == "0"

@@ -362,9 +362,9 @@ class BattleView(ToolView):
                    " Those here have armour or size now; each can be changed in its row."),
                  h("div", {"class": "row"},
                    button(f"Give them armour {n}", "battle:jibril-armour", str(a), cls="btn small",
-                          disabled=not bare, aria_label=f"Give the Jibril divisions of army {a + 1} armour {n}"),
+                          disabled=not bare, aria_label=f"Give them armour {n}: the Jibril divisions of army {a + 1}"),
                    button(f"Give them size {n}", "battle:jibril-size", str(a), cls="btn small",
-                          disabled=not bare, aria_label=f"Give the Jibril divisions of army {a + 1} size {n}"))
+                          disabled=not bare, aria_label=f"Give them size {n}: the Jibril divisions of army {a + 1}"))
                  if bare else None)
 
     def _unit_row(self, a: int, u: int, unit: dict):

@@ -18,10 +18,16 @@ import subprocess
 import pytest
 
 from engine import codec
-from engine import conflict as oic
 from engine import game as games
 from engine import record as records
-from tests.engine.test_record import HIDDEN_NAME, battle_game, campaign_game, conflict_game, consim_game
+from engine.cards import clean_cards
+from tests.engine.test_record import (
+    HIDDEN_NAME,
+    battle_game,
+    campaign_game,
+    conflict_game,
+    consim_game,
+)
 
 from .conftest import READY, TABLET_PORTRAIT, open_app
 from .tablet import assert_app_ok
@@ -43,8 +49,8 @@ def pdf_pages(pdf: bytes, tmp_path, name: str, columns: bool = False) -> list[st
     path = tmp_path / f"{name}.pdf"
     path.write_bytes(pdf)
     info = subprocess.run(["pdfinfo", str(path)], check=True, capture_output=True, text=True).stdout
-    count = int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
-    width, height = (float(x) for x in re.search(r"^Page size:\s+([\d.]+) x ([\d.]+)", info, re.M).groups())
+    count = int(re.search(r"^Pages:\s+(\d+)", info, re.MULTILINE).group(1))
+    width, height = (float(x) for x in re.search(r"^Page size:\s+([\d.]+) x ([\d.]+)", info, re.MULTILINE).groups())
 
     def text(n: int, crop: tuple[int, int] | None = None) -> str:
         area = ["-x", str(crop[0]), "-y", "0", "-W", str(crop[1]), "-H", str(int(height) + 1)] if crop else []
@@ -84,7 +90,7 @@ def hidden_cards(game) -> set[str]:
     full = games.replay(game)
     shown = {p.card.label for r in full.results for p in r.plays} | {p.card.label for p in full.chain}
     held = {c.label for side in full.hands for hand in side for c in hand}
-    thrown = {c.label for a in game.actions if a["type"] == "discard" for c in oic._card_list(a["cards"])}
+    thrown = {c.label for a in game.actions if a["type"] == "discard" for c in clean_cards(a["cards"])}
     return (held | thrown) - shown
 
 

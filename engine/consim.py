@@ -90,7 +90,7 @@ __all__ = [
     "ConsimState", "initiative_order", "initiative_key", "wound_status", "cards_due",
     "to_hit_target", "hit_modifier", "damage_modifier", "suppression_multiplier",
     "suppression_caused", "hit_chance", "wound_distribution", "shot_odds", "apply_wound",
-    "normalize_setup", "start", "normalize_action", "step", "describe", "public_game", "upgrade",
+    "normalize_setup", "start", "normalize_action", "step", "describe", "public_game", "public_state", "upgrade",
     "standing", "status", "current_turn", "acting", "is_hidden", "check_shot", "can_act", "forecast",
     "turn_counts", "placeholder",
 ]
@@ -393,6 +393,12 @@ class Status:
     fired_on: bool = False
 
     def __post_init__(self) -> None:
+        if (type(self.suppression) is int and self.suppression >= 0 and type(self.condition) is Condition
+                and (self.stunned_until is None or type(self.stunned_until) is int)
+                and (self.countdown is None or type(self.countdown) is int)
+                and type(self.no_cards_next) is bool and type(self.treated) is bool
+                and type(self.first_aid) is bool and type(self.fired_on) is bool):
+            return  # the common case, checked fast: statuses are replaced on every shot
         _whole_arg(self.suppression, "Suppression")
         object.__setattr__(self, "condition", _enum_arg(Condition, self.condition, "The condition"))
         for name in ("stunned_until", "countdown"):
@@ -550,6 +556,11 @@ def initiative_order(cards: Iterable[Card | str] | str) -> list[Card]:
     except CardError as err:
         raise ArgumentError(str(err)) from None
     return sorted(found, key=initiative_key)
+
+
+def _order(cards: Iterable[Card]) -> list[Card]:
+    """CS-5 order of cards known to be Cards, each once (inside the engine)."""
+    return sorted(cards, key=lambda c: (-int(c.rank), _SUIT_RANK[c.suit]))
 
 
 _WOUNDS = ((2, WoundStatus.STUN), (4, WoundStatus.INJURE), (5, WoundStatus.DYING))
@@ -1066,10 +1077,10 @@ def standing(state: ConsimState) -> str:
     if state.phase == "ready":
         return f"Round {state.round} over · {fit} of {len(state.combatants)} alive"
     done, left = turn_counts(state)
-    cards = "visible cards" if state.facts and state.hidden else "cards"
+    cards = " visible cards" if state.facts and state.hidden else ""
     if left == 0 and not state.unseen_acting:
-        return f"Round {state.round} · all {cards} acted"
-    return f"Round {state.round} · {done} of {done + left} {cards} acted"
+        return f"Round {state.round} · all{cards} acted"
+    return f"Round {state.round} · {done} of {done + left}{cards} acted"
 
 
 @dataclass(frozen=True)
@@ -1301,7 +1312,7 @@ def _deal_hands(state: ConsimState, ticks: Sequence[int], surprised: Sequence[in
             hands.append(None)  # a spectator's copy knows nothing of a hidden hand
             continue
         if recorded is None:
-            dealt, deck = tuple(initiative_order(deck[:due])), deck[due:]
+            dealt, deck = tuple(_order(deck[:due])), deck[due:]
         else:
             dealt = recorded.get(i, ())
             if state.facts:  # the copy does not see the hidden hands: the deck's end is in roster order
@@ -1323,7 +1334,7 @@ def _deal_hands(state: ConsimState, ticks: Sequence[int], surprised: Sequence[in
             nothing.append(i)
         floor = 1 if (pulp and c.player) else 0
         drop = max(0, min(struck, len(dealt) - floor)) if dealt else 0
-        ordered = initiative_order(dealt)
+        ordered = _order(dealt)
         hands.append(DealtHand(due, tuple(dealt), tuple(ordered[:drop]), tuple(ordered[drop:]), reasons))
     return hands, nothing
 
@@ -1658,7 +1669,7 @@ def _do_deal(state: ConsimState, action: Mapping[str, Any], rng: random.Random |
     statuses = tuple(replace(st, no_cards_next=False) if st.no_cards_next else st for st in state.statuses)
     turns = tuple(Turn(card, i) for card, i in sorted(
         ((card, i) for i, hand in enumerate(hands) if hand is not None for card in hand.kept),
-        key=lambda x: initiative_key(x[0])))
+        key=lambda x: (-int(x[0].rank), _SUIT_RANK[x[0].suit])))
     round_ = state.round + 1
     unseen = action.get("hidden_cards", 0)
     advantages = tuple(tuple(action.get("advantages", {}).get(str(i), ())) for i in range(len(state.combatants)))
@@ -1746,7 +1757,8 @@ def _do_end_round(state: ConsimState, action: Mapping[str, Any], rng: random.Ran
         if not st.fired_on and st.suppression:
             notes.append((f"{name} was not fired on: suppression {st.suppression} → 0 (CS-12)", i))
             st = replace(st, suppression=0)
-        st = replace(st, fired_on=False)
+        if st.fired_on:
+            st = replace(st, fired_on=False)
         if st.condition is Condition.STUNNED and st.stunned_until is not None and st.stunned_until <= state.round:
             st = replace(st, condition=Condition.OK, stunned_until=None)
             notes.append((f"{name} is no longer stunned (HR-CS-1)", i))
@@ -1836,18 +1848,18 @@ def describe(state: ConsimState, action: Mapping[str, Any]) -> str:
         return label
     if kind == "next":
         if state.unseen_acting:
-            return prefix + "the Observer's combatant acted"
+            return prefix + "the Observer's combatant's turn passes"
         cur = _current(state)
         if cur is None:
             return prefix + "next"
         turn = state.turns[cur]
-        return f"{prefix}{_name(state, turn.combatant)} done ({turn.card.label})"
+        return f"{prefix}{_name(state, turn.combatant)} passes ({turn.card.label})"
     if kind == "long":
         return f"{prefix}{_name(state, action.get('combatant'))}: long action"
     if kind == "shoot":
         targets = action.get("targets") if isinstance(action.get("targets"), (list, tuple)) else []
         how = "aims at" if action.get("mode", "aimed") == "aimed" else "suppresses"
-        who = _name(state, action.get("shooter")) if "shooter" in action else "An unseen shooter"
+        who = _name(state, action.get("shooter")) if "shooter" in action else "an unseen shooter"
         return f"{prefix}{who} {how} {', '.join(_name(state, t) for t in targets)}"
     if kind == "end_round":
         return f"{prefix}end of round"
@@ -1882,12 +1894,23 @@ def public_game(game: Game) -> Game:
     dice that would tell the shooter's training or weapon; fire at them is listed
     without a result. The players' view of the tracker is drawn from this copy.
     """
-    from .game import is_spectator, system
+    return _public(game)[0]
+
+
+def public_state(game: Game) -> ConsimState:
+    """The state of ``game``'s spectator copy (:func:`public_game`) at its end: everything
+    the players may see now, made in one pass (the players' view draws it)."""
+    return _public(game)[1]
+
+
+def _public(game: Game) -> tuple[Game, ConsimState]:
+    from .game import is_spectator, replay, system
 
     if not isinstance(game, Game) or game.kind != KIND:
         raise ArgumentError(f"public_game takes a game of kind {KIND!r}")
     if is_spectator(game):
-        return replace(game, actions=game.actions[: game.position], position=game.position, _tip=None)
+        copy = replace(game, actions=game.actions[: game.position], position=game.position, _tip=None)
+        return copy, replay(copy)
     mod = system(game.kind)
     rng = random.Random(game.seed)
     state = mod.start(game.setup, game.rules, rng)
@@ -1977,7 +2000,7 @@ def public_game(game: Game) -> Game:
         elif kind in ("treat", "first_aid"):
             if action["combatant"] not in hidden:
                 emit({"type": kind, "combatant": action["combatant"]}, after, moves=False)
-    return replace(game, seed=0, setup=setup, actions=tuple(kept), position=len(kept), _tip=None)
+    return replace(game, seed=0, setup=setup, actions=tuple(kept), position=len(kept), _tip=None), copy_state
 
 
 # ---------------------------------------------------------------------------

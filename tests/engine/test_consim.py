@@ -763,7 +763,7 @@ def test_replay_gives_the_same_random_draws_as_before_the_rulings():
 
 def test_describe_labels_every_action():
     s = replay(run(game(), in_order(6)))
-    assert cs.describe(s, NEXT) == "Round 1 · Blue 1 done (A♠)"
+    assert cs.describe(s, NEXT) == "Round 1 · Blue 1 passes (A♠)"
     assert cs.describe(s, shoot(0, 3)) == "Round 1 · Blue 1 aims at Red 1"
     assert cs.describe(s, shoot(0, 3, 4, mode="suppressive")) == "Round 1 · Blue 1 suppresses Red 1, Red 2"
     for action, label in (({"type": "treat", "combatant": 0}, "Blue 1 treated"),
@@ -777,7 +777,7 @@ def test_describe_labels_every_action():
     assert cs.describe(s, {"type": "treat", "combatant": 99}) == "Round 1 · ? treated"
     done = replay(run(game(), in_order(6), *[NEXT] * 6))
     assert cs.describe(done, NEXT) == "Round 1 · next"
-    assert history(run(game(), in_order(6), NEXT)) == ["Round 1 · deal", "Round 1 · Blue 1 done (A♠)"]
+    assert history(run(game(), in_order(6), NEXT)) == ["Round 1 · deal", "Round 1 · Blue 1 passes (A♠)"]
 
 
 def test_status_says_what_the_table_waits_for():
@@ -795,9 +795,9 @@ def test_standing_says_where_the_game_stands():
     g = game()
     assert cs.standing(replay(g)) == "Not dealt yet · 6 combatants"
     g = run(g, in_order(6), NEXT, NEXT)
-    assert cs.standing(replay(g)) == "Round 1 · 2 of 6 cards acted"
+    assert cs.standing(replay(g)) == "Round 1 · 2 of 6 acted"
     g = run(g, *[NEXT] * 4)
-    assert cs.standing(replay(g)) == "Round 1 · all cards acted"
+    assert cs.standing(replay(g)) == "Round 1 · all acted"
     g = run(g, END)
     assert cs.standing(replay(g)) == "Round 1 over · 6 of 6 alive"
     g = run(g, in_order(6), shoot(0, 3, dice=[{"d10": 10, "d6": 6}]), END)

@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 
 .PHONY: play site test test-engine test-pyodide test-e2e test-webkit bench screenshots clean deps
-.PHONY: mutate
+.PHONY: mutate screenshots-print
 
 # Browsers come from Debian's apt (as root, or through sudo); `apt-get update` runs at
 # most once per make run, before the first install. The lock timeout waits for another
@@ -45,6 +45,14 @@ $(WEBKIT) &:
 	$(apt_update)
 	$(APT_GET) install -y -qq zbar-tools
 
+# poppler-utils: pdftotext reads the printed PDFs in the e2e tests (tests/e2e/test_print.py),
+# pdftoppm turns them into pictures to look at (tests/screenshots_print.py).
+POPPLER := /usr/bin/pdftotext /usr/bin/pdftoppm
+$(POPPLER) &:
+	@command -v apt-get >/dev/null || { echo "Install poppler-utils (pdftotext and pdftoppm in /usr/bin)"; exit 1; }
+	$(apt_update)
+	$(APT_GET) install -y -qq poppler-utils
+
 deps: $(VENV)/.installed node_modules/.installed
 
 site: deps
@@ -59,17 +67,33 @@ test-engine: $(VENV)/.installed
 test-pyodide: deps
 	node tests/pyodide/run.mjs
 
-test-e2e: site /usr/bin/chromium /usr/bin/zbarimg
+test-e2e: site /usr/bin/chromium /usr/bin/zbarimg $(POPPLER)
 	$(PY) -m pytest tests/e2e -q
 
 test-webkit: site $(WEBKIT)
 	$(XVFB) $(PY) -m pytest tests/webkit -q
 
-test: site /usr/bin/chromium /usr/bin/zbarimg $(WEBKIT)
-	$(PY) -m pytest tests/engine tests/web tests/build -q
-	node tests/pyodide/run.mjs
-	$(PY) -m pytest tests/e2e -q
-	$(XVFB) $(PY) -m pytest tests/webkit -q
+# The CPython suite and the Pyodide suite run side by side (two cores, neither needs a
+# browser); each writes its own log, printed in full once both are done, and either
+# failing fails `make test` (the logs are not under test-results/: pytest-playwright
+# empties it). Then the browser suites, one after the other.
+TEST_LOGS := .test-logs
+test: site /usr/bin/chromium /usr/bin/zbarimg $(POPPLER) $(WEBKIT)
+	@mkdir -p $(TEST_LOGS)
+	@start=$$(date +%s); \
+	$(PY) -m pytest tests/engine tests/web tests/build -q > $(TEST_LOGS)/cpython.log 2>&1 & cpython=$$!; \
+	node tests/pyodide/run.mjs > $(TEST_LOGS)/pyodide.log 2>&1 & pyodide=$$!; \
+	wait $$cpython; cpython_rc=$$?; cpython_s=$$(( $$(date +%s) - start )); \
+	wait $$pyodide; pyodide_rc=$$?; pyodide_s=$$(( $$(date +%s) - start )); \
+	echo "== CPython: tests/engine tests/web tests/build (exit $$cpython_rc, $${cpython_s} s) =="; \
+	cat $(TEST_LOGS)/cpython.log; \
+	echo "== Pyodide: tests/pyodide/run.mjs (exit $$pyodide_rc, $${pyodide_s} s; side by side with CPython) =="; \
+	cat $(TEST_LOGS)/pyodide.log; \
+	test $$cpython_rc -eq 0 && test $$pyodide_rc -eq 0
+	@start=$$(date +%s); $(PY) -m pytest tests/e2e -q; rc=$$?; \
+	echo "== e2e (Chromium): exit $$rc, $$(( $$(date +%s) - start )) s =="; exit $$rc
+	@start=$$(date +%s); $(XVFB) $(PY) -m pytest tests/webkit -q; rc=$$?; \
+	echo "== WebKit: exit $$rc, $$(( $$(date +%s) - start )) s =="; exit $$rc
 
 bench: site /usr/bin/chromium $(WEBKIT)
 	$(PY) -m pip install --quiet -e '.[bench]'
@@ -77,10 +101,16 @@ bench: site /usr/bin/chromium $(WEBKIT)
 	$(PY) -m tests.bench_poker
 	$(PY) -m tests.bench_consim
 	$(PY) -m tests.bench_ascension
+	$(PY) -m tests.bench_zerosum
 	$(PY) -m tests.bench_solo
 
 screenshots: site /usr/bin/chromium
 	$(PY) -m tests.screenshots
+
+# The printed pages (Rules panels, matrices, each table's record) as PDFs at A4 and
+# Letter, and each page as a PNG (pdftoppm), in screenshots/print/.
+screenshots-print: site /usr/bin/chromium $(POPPLER)
+	$(PY) -m tests.screenshots_print
 
 # Mutation testing of engine/ with mutmut (a tool to run, not part of `make test`).
 # MUTANTS picks mutants by name glob. The default (session model, codec, rules settings,

@@ -1,49 +1,74 @@
-"""Ascension Isle army battles (RULES.md section 4, clauses AI-1 … AI-18).
+"""Ascension Isle army battles (RULES.md section 4, clauses AI-1 … AI-19).
 
 Two armies meet in a hex. Every week each side declares a maneuver in secret — a
 blind bid the app keeps as the impartial invigilator (AI-7) — optionally with
 stratagems its army qualifies for (AI-16). The bids are revealed together, each
 army rolls its dice pool (the vanguard's stat plus reinforcement dice, AI-2, AI-3),
 successes are counted (AI-6), and the margin gives the tier of the result (AI-8,
-AI-9). Each side reads its own row of that tier's table (AI-10, AI-11), rolls the
-casualty ranges (AI-12), lands the casualties on the enemy's units (AI-14) less any
-mitigation (AI-15), and the battle goes into another week until an army is
-destroyed or leaves.
+AI-9). Each side reads its own row of that tier's table (AI-10, AI-11; or only the
+winner, in the AI-10 variant), rolls the casualty ranges (AI-12), lands the
+casualties on the enemy's units (AI-14) less any mitigation (AI-15), a beaten
+Defend or Block may fall back (AI-19), and the battle goes into another week until
+an army is destroyed or leaves.
 
-The module has three layers:
+The module has four layers:
 
 * pure rule functions on values — :func:`reinforcement_dice`, :func:`next_die_needs`,
   :func:`victory_tier`, :func:`count_successes`, :func:`cell_effect`,
   :func:`tier_odds`, :func:`success_setting` …;
+* **the week's resolution as a pure function**, :func:`resolve` (``resolve(state,
+  bids, rolls) -> WeekResult``): given the state before the roll, both bids and
+  what the dice gave (:class:`Rolls`: each side's successes, its casualty range
+  roll, optionally the faces), the whole outcome of the week — tier, cells read,
+  casualties, mitigation, destroyed units, withdraw, fallback, how the battle ends
+  and the units' state after it. :func:`step` uses it for every roll, so a caller
+  that enumerates every die outcome (outcome odds, an advisor) gets exactly what a
+  played week would give. :func:`casualty_ranges` says which range rolls a
+  given pair of success counts calls for;
 * the session protocol of :mod:`engine.game` (``KIND``, ``VARIANTS``,
-  :func:`normalize_setup`, :func:`start`, :func:`step`, :func:`describe`,
-  :func:`public_game`) over an immutable :class:`BattleState`;
+  :func:`normalize_setup`, :func:`normalize_action`, :func:`start`, :func:`step`,
+  :func:`describe`, :func:`public_game`, :func:`upgrade`, :func:`standing`,
+  :func:`undo_warning`) over an immutable :class:`BattleState`;
 * helpers for the board — :func:`dice_pool`, :func:`offered_stratagems`,
   :func:`result_cell`, :func:`week_odds`, :func:`status` ….
 
+Every public function refuses bad arguments with a ``ValueError`` subclass whose
+message says what is wrong (:class:`BadArgument`, :class:`SetupError`, or the
+:class:`~engine.game.ActionError` / :class:`~engine.game.RuleError` of a move).
+
 Setup (plain JSON)::
 
-    {"armies": [army, army]}
+    {"armies": [army, army]}                # + "spectator": true in a spectator's copy,
+                                            # + "old_rulings": true for a game played
+                                            #   before the AI-16/AI-19 rulings (see upgrade)
     army = {"name": "First Corps", "units": [unit, ...], "vanguard": 0, "rearguard": 0,
             "general": null | {"name": "Marshal Vey", "level": 0..3, "traits": ["observer"]}}
     unit = {"name": "...", "attack": 5, "defense": 6, "mobility": 2,
             "traits": ["infantry", "line", "scout", "observer", "long range"],
-            "armour": 0, "size": 0}          # 0: the unit has no armour / no size
+            "armour": 0, "size": 0}          # 0: none; a unit has armour or size, not both (AI-14)
 
-Actions (plain JSON dicts):
+Actions (plain JSON dicts, canonical form as :func:`normalize_action` returns it):
 
 * ``{"type": "bid", "side": s, "maneuver": "attack", "stratagems": ["flanking"]}`` —
-  a side's secret declaration for this week (AI-7, AI-16);
+  a side's secret declaration for this week (AI-7, AI-16); a Withdraw also names its
+  ``"rearguard"`` (a unit index, AI-2);
 * ``{"type": "reveal"}`` — both bids are shown together;
 * ``{"type": "counter_attack", "side": s}`` — after the reveal, a defender with
   Counter Attack switches to Attack (AI-16);
-* ``{"type": "roll"}`` — both armies roll; optional ``"dice": [[…], […]]`` and
-  ``"ranges": [n, n]`` enter rolls made with real dice (and let spectator copies
-  show the dice without the seed);
+* ``{"type": "roll"}`` — the app rolls both armies' dice; or the table's own dice
+  entered as facts: ``"dice": [[…], […]]`` (the faces) or ``"successes": [n, n]``,
+  and optionally ``"ranges": [n | null, n | null]`` (the casualty range rolls,
+  AI-12; ``null``: the app rolls it, or the cell has no range);
 * ``{"type": "leave", "side": s}`` — an army leaves the battle the week after its
   opponent skirmished (AI-15);
+* ``{"type": "join", "side": s, "unit": unit}`` — a unit joins its army between
+  weeks (reinforcements entering the hex);
+* ``{"type": "correct", "side": s, "index": i, "unit": unit}`` — a unit's entry is
+  corrected between weeks (a mistyped stat);
 * ``{"type": "phase", "index": i}`` — ticks (or unticks) a step of the campaign turn
-  (AI-18).
+  (AI-18);
+* ``{"type": "bid", "side": s, "sealed": true}`` — only in a spectator's copy: the
+  side has declared, what is not shown (AI-7).
 """
 
 from __future__ import annotations
@@ -56,45 +81,111 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
+from . import referee
 from .ascension_tables import (
     FALLBACK, FALLBACK_NOTE, JIBRIL_DIVISION, MANEUVER_NAMES, MANEUVERS, MATCHUPS, SOURCE_TABLES,
     TIER_NAMES, TIERS, TURN_PHASES, matchup,
 )
 from .game import ActionError, Game, RuleError
+from .rules import SettingsError, Variant, resolve_rules
 from .text import setup_text, text_problem
-from .rules import SettingsError, Variant
 
 __all__ = [
-    "KIND", "VARIANTS", "HOUSE_RULES", "RULINGS", "STRATAGEMS", "SetupError",
-    "Unit", "General", "Army", "Bid", "Pool", "CellEffect", "Cell", "WeekResult", "BattleState",
+    "KIND", "VARIANTS", "HOUSE_RULES", "RULINGS", "STRATAGEMS", "SetupError", "BadArgument",
+    "Unit", "General", "Army", "Bid", "Pool", "CellEffect", "Cell", "Rolls", "WeekResult", "BattleState",
     "reinforcement_dice", "reinforcement_threshold", "next_die_needs", "victory_tier",
-    "success_setting", "success_chance", "count_successes", "cell_effect", "result_cell",
-    "tier_odds", "success_distribution", "normalize_setup", "normalize_house_tables",
-    "start", "step", "describe", "public_game", "status", "dice_pool", "offered_stratagems",
-    "stratagem_problem", "week_odds", "can_counter_attack", "can_leave", "jibril_division",
-    "example_setup", "MANEUVERS", "MANEUVER_NAMES", "TIERS", "TIER_NAMES", "matchup", "MATCHUPS",
+    "success_setting", "settings_summary", "success_chance", "count_successes", "cell_effect", "result_cell",
+    "tier_odds", "success_distribution", "normalize_setup", "normalize_house_tables", "normalize_action",
+    "start", "step", "describe", "public_game", "upgrade", "standing", "undo_warning", "status",
+    "resolve", "casualty_ranges", "dice_pool", "offered_stratagems", "stratagem_problem", "week_odds",
+    "can_counter_attack", "can_leave", "can_change_armies", "jibril_division", "example_setup",
+    "MANEUVERS", "MANEUVER_NAMES", "TIERS", "TIER_NAMES", "matchup", "MATCHUPS",
 ]
 
 KIND = "battle"
 
 #: What a spectator link (:func:`public_game`) shows, in the Share drawer's words.
-SPECTATOR_VIEW = "the armies, revealed bids, the dice and the log. A bid not yet revealed never travels, and there is no seed."
+SPECTATOR_VIEW = ("the armies, who has declared, revealed bids, the dice and the log. A bid not yet revealed "
+                  "never travels, and there is no seed.")
 
 
 class SetupError(ValueError):
     """A battle setup that cannot be fought (the message names the field)."""
 
 
+class BadArgument(ValueError):
+    """A helper of this module called with an argument that makes no sense (a side that is
+    not 0 or 1, a pool that is not a number of dice …); the message says which."""
+
+
+# ---------------------------------------------------------------------------
+# Argument checks shared by the public helpers
+
+
+def _int(value: Any, what: str, low: int | None = 0, high: int | None = None) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise BadArgument(f"{what} must be a whole number (got {_shown(value)})")
+    if (low is not None and value < low) or (high is not None and value > high):
+        bounds = (f"from {low} to {high}" if high is not None else f"{low} or more") if low is not None \
+            else f"at most {high}"
+        raise BadArgument(f"{what} must be {bounds} (got {_shown(value)})")
+    return int(value)
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**12:
+        return "a huge number"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
+def _bool(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise BadArgument(f"{what} must be true or false (got {_shown(value)})")
+    return value
+
+
+def _state(state: Any) -> "BattleState":
+    if not isinstance(state, BattleState):
+        raise BadArgument(f"Not a battle state: {type(state).__name__} (replay a battle game to get one)")
+    return state
+
+
+def _side(side: Any) -> int:
+    if side not in (0, 1) or not isinstance(side, int) or isinstance(side, bool):
+        raise BadArgument(f"There is no side {_shown(side)} (sides are 0 and 1)")
+    return int(side)
+
+
+def _maneuver(maneuver: Any) -> str:
+    if not isinstance(maneuver, str) or maneuver not in MANEUVERS:
+        raise BadArgument(f"Unknown maneuver {_shown(maneuver)} (maneuvers: {', '.join(MANEUVERS)})")
+    return maneuver
+
+
+def _rules_arg(rules: Any) -> Mapping[str, Any]:
+    if rules is None:
+        return {}
+    if not isinstance(rules, Mapping):
+        raise SettingsError("The rules settings must be an object of {setting: choice}")
+    return rules
+
+
 # ---------------------------------------------------------------------------
 # Dice pools and margins (AI-3, AI-5, AI-8, AI-9)
+
+#: The most dice a pool can hold in this app (99 + reinforcement + scouting is far less).
+MAX_POOL = 300
+#: The largest k a reinforcement threshold is worked out for (2^(k+1) grows fast).
+MAX_K = 1024
 
 
 def _stat(value: Any, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"AI-3: the {what} must be a whole number (got {value!r})")
+        raise BadArgument(f"AI-3: the {what} must be a whole number (got {_shown(value)})")
     if value < 0:
-        raise ValueError(f"AI-3: the {what} cannot be negative (got {value})")
-    return value
+        raise BadArgument(f"AI-3: the {what} cannot be negative (got {_shown(value)})")
+    return int(value)
 
 
 def reinforcement_threshold(base: int, k: int) -> int:
@@ -103,6 +194,7 @@ def reinforcement_threshold(base: int, k: int) -> int:
     A base of 0 counts as 1 (AI-5 ruling). For b = 5: 10, 30, 70, 150, 310 for k = 1 … 5.
     """
     base = _stat(base, "base stat")
+    k = _int(k, "AI-3: the number of reinforcement dice", 0, MAX_K)
     return (2 ** (k + 1) - 2) * max(base, 1)
 
 
@@ -125,7 +217,7 @@ def reinforcement_dice(base: int, rest_total: int) -> int:
 def next_die_needs(base: int, rest_total: int) -> int:
     """AI-3: how much more the rest of the army must total for one more reinforcement die."""
     k = reinforcement_dice(base, rest_total)
-    return reinforcement_threshold(base, k + 1) - rest_total
+    return (2 ** (k + 2) - 2) * max(base, 1) - rest_total
 
 
 def victory_tier(margin: int, skilled_general: bool = False) -> str:
@@ -136,7 +228,8 @@ def victory_tier(margin: int, skilled_general: bool = False) -> str:
     negative margin is read from the other side (its size is what counts).
     """
     if not isinstance(margin, int) or isinstance(margin, bool):
-        raise ValueError(f"AI-8: the margin must be a whole number (got {margin!r})")
+        raise BadArgument(f"AI-8: the margin must be a whole number (got {_shown(margin)})")
+    skilled_general = _bool(skilled_general, "skilled_general")
     margin = abs(margin)
     if margin == 0:
         return "drawn"
@@ -150,7 +243,7 @@ def victory_tier(margin: int, skilled_general: bool = False) -> str:
 
 
 # ---------------------------------------------------------------------------
-# Success setting (AI-6) and house tables (AI-11): the group's rules settings
+# Success setting (AI-6), house tables (AI-11), the other settings
 
 DIE_SIZES = (6, 8, 10)
 
@@ -176,16 +269,16 @@ def normalize_house_tables(value: Any) -> dict[str, dict[str, dict[str, str]]]:
     out: dict[str, dict[str, dict[str, str]]] = {}
     for tier, rows in value.items():
         if tier not in TIERS:
-            raise SettingsError(f"AI-11: there is no {tier!r} table (tables: {', '.join(TIERS)})")
+            raise SettingsError(f"AI-11: there is no {_shown(tier)} table (tables: {', '.join(TIERS)})")
         if not isinstance(rows, Mapping):
             raise SettingsError(f"AI-11: the house {TIER_NAMES[tier]} table must be an object of rows")
         for own, cols in rows.items():
             if own not in MANEUVERS or not isinstance(cols, Mapping):
-                raise SettingsError(f"AI-11: the house {TIER_NAMES[tier]} table has an unknown row {own!r}")
+                raise SettingsError(f"AI-11: the house {TIER_NAMES[tier]} table has an unknown row {_shown(own)}")
             for other, text in cols.items():
                 if other not in MANEUVERS:
                     raise SettingsError(f"AI-11: the house {TIER_NAMES[tier]} table has an unknown column "
-                                        f"{other!r}")
+                                        f"{_shown(other)}")
                 where = f"AI-11: house {TIER_NAMES[tier]} table, {MANEUVER_NAMES[own]} vs {MANEUVER_NAMES[other]}"
                 if not isinstance(text, str) or not text.strip():
                     raise SettingsError(f"{where}: the cell is empty")
@@ -202,6 +295,11 @@ def normalize_house_tables(value: Any) -> dict[str, dict[str, dict[str, str]]]:
     return out
 
 
+#: AI-10 variant: who reads the result tables.
+READS_BOTH, READS_WINNER = "both", "winner"
+#: HR-AI-7: whose dice.
+DICE_APP, DICE_TABLE = "app", "table"
+
 VARIANTS: tuple[Variant, ...] = (
     Variant(
         key="success",
@@ -211,6 +309,30 @@ VARIANTS: tuple[Variant, ...] = (
         default="d6/4+",
         explanation="The source never says what a success is. The app's ruling: each die is a d6 and "
                     "4 or more is a success. A group may choose the die size and the target.",
+    ),
+    Variant(
+        key="reads",
+        rule_id="AI-10",
+        label="Who reads the result tables",
+        choices=((READS_BOTH, "each side reads its own row (the source)"),
+                 (READS_WINNER, "winner reads: in a minor victory or better only the winner's row is applied")),
+        default=READS_BOTH,
+        explanation="The source has each side read its own row, whoever won. Variant (winner reads): in a "
+                    "minor victory or better only the winner's row is applied — the loser inflicts nothing "
+                    "and its withdraw gets away only if the winner's cell says so; a drawn combat is read "
+                    "by both.",
+    ),
+    Variant(
+        key="dice",
+        rule_id="HR-AI-7",
+        label="Whose dice",
+        choices=((DICE_APP, "the app's dice: the app rolls"),
+                 (DICE_TABLE, "our own dice: the table rolls real dice and enters them")),
+        default=DICE_APP,
+        explanation="With your own dice the app still shows the exact odds first; then each side's dice are "
+                    "entered (the faces, or just the number of successes) and checked against the pool and "
+                    "the success rule (AI-6), and so are the casualty range rolls (AI-12). Every entered die "
+                    "is recorded in the game, like the app's own rolls.",
     ),
     Variant(
         key="house_tables",
@@ -224,43 +346,85 @@ VARIANTS: tuple[Variant, ...] = (
     ),
 )
 
+VARIANT_BY_KEY: Mapping[str, Variant] = MappingProxyType({v.key: v for v in VARIANTS})
+
 #: House rules of this app, where RULES.md is silent (id → text). Shown with a marker.
 HOUSE_RULES: Mapping[str, str] = MappingProxyType({
     "HR-AI-1": "A unit with neither armour nor size is destroyed by one casualty.",
     "HR-AI-2": "Casualties land one at a time on the army's line unit (its vanguard; its rearguard in a "
                "Withdraw) until it is destroyed, then on the other units in the order they are listed.",
     "HR-AI-3": "When the vanguard is destroyed, the next surviving line unit in list order becomes the "
-               "vanguard (any surviving unit if no line unit is left); a destroyed rearguard is replaced "
-               "by the vanguard.",
+               "vanguard. When no line unit is left, the army fights on: its first surviving unit in list "
+               "order stands in the line as its vanguard (the source allows other units in the line, with "
+               "their weaknesses), and the board says so; a line unit that joins later takes the vanguard "
+               "back. A destroyed rearguard is replaced by the vanguard.",
     "HR-AI-4": "Deception's scouting roll: the army's scouts roll their mobility as a pool (the best "
                "scout is the base, the other scouts reinforce it); an army without scouts adds nothing.",
     "HR-AI-5": "Harassing Fire: the army's long-range units are its line and reinforcement, with their "
                "defense; it needs at least one long-range unit.",
     "HR-AI-6": "Last Stand: the rearguard's reinforcement (its scouts) adds defense too, since the line "
                "stat is defense.",
+    "HR-AI-7": "Whose dice is a game setting: with the app's dice the app rolls; with your own dice the "
+               "table rolls and enters each side's dice and the casualty range rolls, which the app checks "
+               "and records.",
 })
 
 #: RULES.md clauses that are rulings (the app's reading where the source is silent).
-RULINGS: tuple[str, ...] = ("AI-5", "AI-6", "AI-9", "AI-11", "AI-12", "AI-17")
+RULINGS: tuple[str, ...] = ("AI-1", "AI-2", "AI-5", "AI-6", "AI-7", "AI-9", "AI-10", "AI-11", "AI-12", "AI-14",
+                            "AI-15", "AI-16", "AI-17", "AI-19")
+
+#: What a game played before the AI-16 prerequisites and the AI-19 fallback keeps (see :func:`upgrade`).
+OLD_RULINGS_NOTE = ("This battle was played with an earlier version of the app and keeps the rules it was "
+                    "played with: no fallback (AI-19), the earlier stratagem prerequisites and Covering Fire "
+                    "(AI-16), and units may have both armour and size (AI-14).")
+
+
+def settings_summary(rules: Mapping[str, Any] | None = None) -> str:
+    """The game's rules settings in one line, for the share drawer and the saves ("d6, a
+    success on 4 or more · each side reads its own row · our own dice · 2 house table cells").
+    Refuses settings that are not this system's (:class:`~engine.rules.SettingsError`)."""
+    resolved = resolve_rules(VARIANTS, _rules_arg(rules))
+    house = resolved["house_tables"]
+    edited = sum(len(cols) for rows in house.values() for cols in rows.values())
+    parts = [VARIANT_BY_KEY[key].describe(resolved[key]).replace(" (the app's ruling)", "")
+             for key in ("success", "reads", "dice")]
+    parts.append(f"{edited} house table cell{'s' if edited != 1 else ''}" if edited else "no house tables")
+    return " · ".join(parts)
 
 
 def success_setting(rules: Mapping[str, Any] | None = None) -> tuple[int, int]:
     """AI-6: (die size, target number) of the group's setting (default d6, 4+)."""
-    value = (rules or {}).get("success", "d6/4+")
-    match = re.fullmatch(r"d(\d+)/(\d+)\+", str(value))
-    if not match or value not in {c for c, _ in _SUCCESS_CHOICES}:
-        raise SettingsError(f"AI-6: {value!r} is not a dice setting")
-    return int(match.group(1)), int(match.group(2))
+    value = _rules_arg(rules).get("success", "d6/4+")
+    if not isinstance(value, str) or value not in {c for c, _ in _SUCCESS_CHOICES}:
+        raise SettingsError(f"AI-6: {_shown(value)} is not a dice setting")
+    match = re.fullmatch(r"d(\d+)/(\d+)\+", value)
+    return int(match.group(1)), int(match.group(2))  # type: ignore[union-attr]
+
+
+def _die_target(die: Any, target: Any) -> tuple[int, int]:
+    if die not in DIE_SIZES or not isinstance(die, int) or isinstance(die, bool):
+        raise BadArgument(f"AI-6: the die is a d6, d8 or d10 (got {_shown(die)})")
+    if not isinstance(target, int) or isinstance(target, bool) or not 2 <= target <= die:
+        raise BadArgument(f"AI-6: the target number is a whole number from 2 to {die} (got {_shown(target)})")
+    return die, target
 
 
 def success_chance(die: int, target: int) -> Fraction:
     """AI-6: the chance that one die shows a success."""
+    die, target = _die_target(die, target)
     return Fraction(die - target + 1, die)
 
 
 def count_successes(dice: Iterable[int], die: int = 6, target: int = 4) -> int:
-    """AI-6: how many dice show the target number or more."""
-    return sum(1 for value in dice if value >= target)
+    """AI-6: how many dice show the target number or more (each die from 1 to its size)."""
+    die, target = _die_target(die, target)
+    if isinstance(dice, (str, bytes, Mapping)) or not isinstance(dice, Iterable):
+        raise BadArgument(f"AI-6: the dice must be a list of faces (got {_shown(dice)})")
+    values = list(dice)
+    for value in values:
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= die:
+            raise BadArgument(f"AI-6: a d{die} shows 1 to {die} (got {_shown(value)})")
+    return sum(1 for value in values if value >= target)
 
 
 # ---------------------------------------------------------------------------
@@ -285,6 +449,10 @@ def cell_effect(text: str) -> CellEffect:
     "Withdraw Succeeds …" / "Withdraw fails …" set ``withdraw``; "inflict 1-5
     casualties" (or "inflict 1 casualty") gives the casualty range.
     """
+    if not isinstance(text, str):
+        raise BadArgument(f"AI-10: a result cell is text (got {_shown(text)})")
+    if len(text) > 10 * CELL_MAX:
+        raise BadArgument(f"AI-10: a result cell has at most {CELL_MAX} characters")
     lower = text.lower()
     withdraw = True if "withdraw succeeds" in lower else False if "withdraw fails" in lower else None
     match = _INFLICT.search(text)
@@ -326,10 +494,14 @@ def result_cell(rules: Mapping[str, Any] | None, tier: str, own: str, other: str
     Legendary) the Minor victory table, marked as a fallback.
     """
     if tier not in TIERS or own not in MANEUVERS or other not in MANEUVERS:
-        raise ValueError(f"No such table cell: {tier} / {own} / {other}")
-    house = (rules or {}).get("house_tables") or {}
-    text = house.get(tier, {}).get(own, {}).get(other)
-    if text is not None:
+        raise BadArgument(f"No such table cell: {_shown(tier)} / {_shown(own)} / {_shown(other)}")
+    house = _rules_arg(rules).get("house_tables") or {}
+    if not isinstance(house, Mapping):
+        raise SettingsError("AI-11: the house tables must be an object of tiers")
+    rows = house.get(tier)
+    cols = rows.get(own) if isinstance(rows, Mapping) else None
+    text = cols.get(other) if isinstance(cols, Mapping) else None
+    if isinstance(text, str):
         return Cell(tier, own, other, text, "house")
     if tier in SOURCE_TABLES:
         return Cell(tier, own, other, SOURCE_TABLES[tier][own][other], "source")
@@ -342,6 +514,8 @@ def result_cell(rules: Mapping[str, Any] | None, tier: str, own: str, other: str
 
 def success_distribution(dice: int, die: int = 6, target: int = 4) -> list[int]:
     """Ways (out of die**dice) to roll k successes with ``dice`` dice, k = 0 … dice."""
+    dice = _int(dice, "A dice pool", 0, MAX_POOL)
+    die, target = _die_target(die, target)
     hit, miss = die - target + 1, target - 1
     return [math.comb(dice, k) * hit ** k * miss ** (dice - k) for k in range(dice + 1)]
 
@@ -357,10 +531,11 @@ def tier_odds(pool_a: int, pool_b: int, die: int = 6, target: int = 4,
     distributions in whole numbers, no sampling.
     """
     for pool in (pool_a, pool_b):
-        if not isinstance(pool, int) or isinstance(pool, bool) or pool < 0:
-            raise ValueError("A dice pool is a whole number of dice, 0 or more")
-    if die not in DIE_SIZES or not 2 <= target <= die:
-        raise ValueError("AI-6: the die is a d6, d8 or d10 and the target from 2 to its size")
+        _int(pool, "A dice pool", 0, MAX_POOL)
+    die, target = _die_target(die, target)
+    if not isinstance(skilled, (tuple, list)) or len(skilled) != 2:
+        raise BadArgument("skilled must be a pair of true/false, one per side")
+    skilled = (_bool(skilled[0], "skilled[0]"), _bool(skilled[1], "skilled[1]"))
     dist_a = success_distribution(pool_a, die, target)
     dist_b = success_distribution(pool_b, die, target)
     # margin distribution: ways[m + pool_b] for m = a − b
@@ -394,6 +569,7 @@ def tier_odds(pool_a: int, pool_b: int, die: int = 6, target: int = 4,
 
 
 TRAITS = ("infantry", "line", "scout", "observer", "long range")
+_STATS = ("attack", "defense", "mobility")
 
 
 @dataclass(frozen=True)
@@ -413,10 +589,12 @@ class Unit:
 
     @property
     def is_line(self) -> bool:
-        """AI-1: line units (infantry divisions are line units)."""
+        """AI-1: line units (an infantry division is a line unit)."""
         return self.has("line") or self.has("infantry")
 
     def stat(self, name: str) -> int:
+        if name not in _STATS:
+            raise BadArgument(f"A unit has attack, defense and mobility (got {_shown(name)})")
         return {"attack": self.attack, "defense": self.defense, "mobility": self.mobility}[name]
 
     def toughness(self) -> str:
@@ -425,7 +603,11 @@ class Unit:
             parts.append(f"armour {self.armour}")
         if self.size:
             parts.append(f"size {self.size}")
-        return ", ".join(parts) or "destroyed by 1 casualty (HR-AI-1)"
+        return ", ".join(parts) or "falls to 1 casualty (HR-AI-1)"
+
+    def as_json(self) -> dict[str, Any]:
+        return {"name": self.name, "attack": self.attack, "defense": self.defense, "mobility": self.mobility,
+                "traits": list(self.traits), "armour": self.armour, "size": self.size}
 
 
 @dataclass(frozen=True)
@@ -443,7 +625,8 @@ class General:
 
 @dataclass(frozen=True)
 class Army:
-    """AI-1: an army as set up: its units, its vanguard and rearguard (unit indexes), its general."""
+    """AI-1: an army: its units (those that joined later included), its vanguard and rearguard
+    as set up (unit indexes), its general."""
 
     name: str
     units: tuple[Unit, ...]
@@ -454,10 +637,17 @@ class Army:
 
 @dataclass(frozen=True)
 class Bid:
-    """AI-7: a side's declaration for the week: a maneuver and its stratagems (keys)."""
+    """AI-7: a side's declaration for the week: a maneuver, its stratagems (keys) and, for a
+    Withdraw, the rearguard it names (AI-2; ``None``: the army's current rearguard).
+
+    ``sealed`` marks the placeholder of a spectator's copy: the side declared, the copy
+    does not say what (its ``maneuver`` is ``""``).
+    """
 
     maneuver: str
     stratagems: tuple[str, ...] = ()
+    rearguard: int | None = None
+    sealed: bool = False
 
 
 @dataclass(frozen=True)
@@ -465,10 +655,11 @@ class Pool:
     """AI-2/AI-3: an army's dice for one maneuver and how they were worked out.
 
     ``base`` is the line unit's stat (``line_unit`` its index), ``rest_total`` the
-    reinforcement total, ``reinforcement`` the dice it gives (``None`` when the rules
-    allow none), ``extra`` dice added by a stratagem (Deception's scouting roll),
-    ``dice`` the total rolled, ``next_needs`` how much more strength the next
-    reinforcement die needs (``None`` when there is no reinforcement).
+    reinforcement total, ``reinforcement`` the dice it gives (0 when the rules allow
+    none), ``extra`` dice added by a stratagem (Deception's scouting roll), ``dice``
+    the total rolled, ``next_needs`` how much more strength the next reinforcement die
+    needs (``None`` when there is no reinforcement), ``reinforcing`` the units whose
+    stats reinforce it (each once).
     """
 
     maneuver: str
@@ -494,49 +685,81 @@ class Pool:
 
 @dataclass(frozen=True)
 class Stratagem:
-    """AI-16: a stratagem: the maneuver it modifies, what it needs, what it does (``effect`` is
-    ``None`` when the source gives none, AI-17)."""
+    """AI-16: a stratagem: the maneuvers it modifies, what it needs, what the app applies
+    (``effect``; ``None`` when the source gives none, AI-17) and whether part of its effect
+    is not given (``partly``: Feint's only stated effect is cancelling Counter Attack)."""
 
     key: str
     name: str
-    maneuver: str
+    maneuvers: tuple[str, ...]
     needs: str
     effect: str | None
+    partly: bool = False
 
+    @property
+    def maneuver(self) -> str:
+        """The maneuver it is listed with first (Harassing Fire: Defend; it also goes with Block)."""
+        return self.maneuvers[0]
+
+    @property
+    def says(self) -> str:
+        """What the board says the stratagem does (AI-16, AI-17)."""
+        if self.effect is None:
+            return NO_EFFECT
+        if self.partly:
+            return f"{self.effect}; any other effect is not given in the rules — the invigilator decides"
+        return self.effect
+
+
+_SKILLED = "a skilled general (level 3, AI-9)"
 
 STRATAGEMS: tuple[Stratagem, ...] = (
-    Stratagem("deception", "Deception", "withdraw", "a general of level 2 or more",
+    Stratagem("deception", "Deception", ("withdraw",), "a general of level 2 or more",
               "adds the scouting roll's successes to the withdraw roll (HR-AI-4)"),
-    Stratagem("covering_fire", "Covering Fire", "withdraw", "an observer unit or general",
-              "long-range units add their defense to the reinforcement total"),
-    Stratagem("last_stand", "Last Stand", "withdraw", "a general of level 1 or more",
+    Stratagem("covering_fire", "Covering Fire", ("withdraw",), "an observer unit or general",
+              "long-range units (not the rearguard) add their defense to the reinforcement total; a "
+              "long-range scout adds its mobility and its defense"),
+    Stratagem("last_stand", "Last Stand", ("withdraw",), "a general of level 1 or more",
               "the rearguard uses defense instead of mobility; on a successful withdraw the rearguard "
               "and its reinforcing units are destroyed"),
-    Stratagem("continuous_front", "Continuous Front", "defend", "at least 20 infantry divisions",
+    Stratagem("continuous_front", "Continuous Front", ("defend",), "at least 20 infantry divisions",
               "the enemy cannot withdraw through the defended hex"),
-    Stratagem("hold_the_line", "Hold the Line", "defend", "a general of level 1 or more",
-              "no fallback from a successful Attack or Shock Attack; no casualty mitigation"),
-    Stratagem("counter_attack", "Counter Attack", "defend", "a general of level 2 or more",
+    Stratagem("hold_the_line", "Hold the Line", ("defend",), "a general of level 1 or more",
+              "no fallback from a successful Attack or Shock Attack (AI-19); no casualty mitigation"),
+    Stratagem("counter_attack", "Counter Attack", ("defend",), "a general of level 2 or more",
               "after the enemy declares Attack or Shock Attack, switch to Attack without reinforcement "
-              "dice; cancels Feint and is cancelled by it"),
-    Stratagem("harassing_fire", "Harassing Fire", "defend", "an observer unit or general, and a long-range "
-              "unit (HR-AI-5)",
+              "dice; cancelled by the enemy's Feint (and cancels it)"),
+    Stratagem("harassing_fire", "Harassing Fire", ("defend", "block"), "an observer unit or general, and a "
+              "long-range unit (HR-AI-5)",
               "against an enemy Withdraw, Defend or Block, read your result as if you had declared "
               "Skirmish; only long-range units count as line and reinforcement"),
-    Stratagem("delay", "Delay", "block", "a general of level 2 or more",
+    Stratagem("delay", "Delay", ("block",), "a general of level 2 or more",
               "half the successes (rounded down) mitigate casualties"),
-    Stratagem("hammer_and_anvil", "Hammer and Anvil", "block", "a general of level 3", None),
-    Stratagem("encirclement", "Encirclement", "block", "nothing stated", None),
-    Stratagem("ambush", "Ambush", "block", "nothing stated", None),
-    Stratagem("raid", "Raid", "skirmish", "nothing stated", None),
-    Stratagem("guerrilla", "Guerrilla", "skirmish", "nothing stated", None),
-    Stratagem("flanking", "Flanking", "attack", "nothing stated", None),
-    Stratagem("feint", "Feint", "attack", "nothing stated", None),
-    Stratagem("surprise", "Surprise", "shock", "nothing stated", None),
-    Stratagem("speed", "Speed", "shock", "nothing stated", None),
+    Stratagem("hammer_and_anvil", "Hammer and Anvil", ("block",), "a general of level 3", None),
+    Stratagem("encirclement", "Encirclement", ("block",), _SKILLED, None),
+    Stratagem("ambush", "Ambush", ("block",), "nothing stated", None),
+    Stratagem("raid", "Raid", ("skirmish",), _SKILLED, None),
+    Stratagem("guerrilla", "Guerrilla", ("skirmish",), _SKILLED, None),
+    Stratagem("flanking", "Flanking", ("attack",), _SKILLED, None),
+    Stratagem("feint", "Feint", ("attack",), _SKILLED, "cancels the enemy's Counter Attack (and is cancelled "
+              "by it)", partly=True),
+    Stratagem("surprise", "Surprise", ("shock",), _SKILLED, None),
+    Stratagem("speed", "Speed", ("shock",), "faster units: the army's Skirmish pool is larger than the "
+              "enemy's (ruling)", None),
 )
 
 STRATAGEM_BY_KEY: Mapping[str, Stratagem] = MappingProxyType({s.key: s for s in STRATAGEMS})
+_STRATAGEM_ORDER = {s.key: i for i, s in enumerate(STRATAGEMS)}
+
+#: AI-16: the general's level each stratagem needs (absent: no level).
+_LEVEL_NEEDED: Mapping[str, int] = MappingProxyType({
+    "deception": 2, "last_stand": 1, "hold_the_line": 1, "counter_attack": 2, "delay": 2, "hammer_and_anvil": 3,
+    "encirclement": 3, "raid": 3, "guerrilla": 3, "flanking": 3, "feint": 3, "surprise": 3,
+})
+#: What a game played before the AI-16 table (``old_rulings``) required.
+_OLD_LEVEL_NEEDED: Mapping[str, int] = MappingProxyType({
+    "deception": 2, "last_stand": 1, "hold_the_line": 1, "counter_attack": 2, "delay": 2, "hammer_and_anvil": 3,
+})
 
 #: AI-17: what a stratagem without a stated effect says when declared.
 NO_EFFECT = "effect not given in the rules — the invigilator decides"
@@ -546,14 +769,36 @@ _STAT_OF = {"withdraw": "mobility", "skirmish": "mobility", "defend": "defense",
 
 
 @dataclass(frozen=True)
+class Rolls:
+    """What the dice gave in one week (the input of :func:`resolve`).
+
+    ``successes`` per side (AI-6); ``ranges`` per side the roll of its cell's casualty
+    range (AI-12): a number in the range, or ``None`` where the cell has no range or a
+    single number (then it is that number); ``dice`` the faces when they are known
+    (``None``: only the successes were entered).
+    """
+
+    successes: tuple[int, int]
+    ranges: tuple[int | None, int | None] = (None, None)
+    dice: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+
+
+@dataclass(frozen=True)
 class WeekResult:
-    """One week's roll and its consequences (AI-8 … AI-15).
+    """One week's roll and its consequences (AI-8 … AI-19), as :func:`resolve` gives it.
 
     Per side (tuples of two): the final ``maneuvers`` (after a Counter Attack switch),
     ``read_as`` (the row read — Skirmish under Harassing Fire), ``stratagems``,
-    ``pools``, ``dice``, ``successes``, ``cells``, casualty ``ranges`` and ``rolled``
-    (AI-12), ``mitigated`` (AI-15), ``taken`` (casualties the side took), ``lost``
-    (names of its destroyed units). ``winner`` is None for a drawn combat.
+    ``pools``, ``dice`` (``None`` when only successes were entered), ``successes``,
+    ``cells`` and whether each was ``applied`` (AI-10 variant: the loser's is not),
+    casualty ``ranges`` and ``rolled`` (AI-12), ``mitigation`` (how many casualties the
+    side could cancel, AI-15/Delay) and ``mitigated`` (how many it did cancel),
+    ``taken`` (casualties that landed on it), ``hits`` ((unit, casualties) pairs),
+    ``lost`` (names of its destroyed units), ``withdrew`` (got away, AI-15),
+    ``fell_back`` (AI-19). ``winner`` is None for a drawn combat. ``ended`` is how the
+    battle ended this week (empty: it goes on), ``how`` the same in a few words.
+    ``damage``, ``destroyed``, ``vanguards``, ``rearguards`` are the armies after the
+    week.
     """
 
     week: int
@@ -561,21 +806,31 @@ class WeekResult:
     read_as: tuple[str, str]
     stratagems: tuple[tuple[str, ...], tuple[str, ...]]
     pools: tuple[Pool, Pool]
-    dice: tuple[tuple[int, ...], tuple[int, ...]]
+    dice: tuple[tuple[int, ...], tuple[int, ...]] | None
     successes: tuple[int, int]
     margin: int
     winner: int | None
     tier: str
     cells: tuple[Cell, Cell]
+    applied: tuple[bool, bool]
     ranges: tuple[tuple[int, int] | None, tuple[int, int] | None]
     rolled: tuple[int, int]
+    mitigation: tuple[int, int]
     mitigated: tuple[int, int]
     taken: tuple[int, int]
     hits: tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
     lost: tuple[tuple[str, ...], tuple[str, ...]]
+    withdrew: tuple[bool, bool]
+    fell_back: tuple[bool, bool]
     notes: tuple[str, ...]
     headline: str
-    ended: str = ""
+    ended: str
+    how: str
+    damage: tuple[tuple[int, ...], tuple[int, ...]]
+    destroyed: tuple[tuple[bool, ...], tuple[bool, ...]]
+    vanguards: tuple[int, int]
+    rearguards: tuple[int, int]
+    rearguards_used: tuple[int | None, int | None] = (None, None)
 
 
 PHASES = ("bid", "revealed", "over")
@@ -585,13 +840,16 @@ PHASES = ("bid", "revealed", "over")
 class BattleState:
     """The battle at one moment. Immutable: :func:`step` returns a new one.
 
-    * ``armies`` as set up; ``damage[side][unit]`` casualties carried (size, AI-14);
-      ``destroyed[side][unit]``;
+    * ``armies`` as set up, with units that joined later; ``damage[side][unit]``
+      casualties carried (size, AI-14); ``destroyed[side][unit]``;
     * ``vanguards`` / ``rearguards``: current unit indexes (HR-AI-3);
     * ``week`` (from 1), ``phase`` (:data:`PHASES`), ``bids`` (None until declared),
       ``switched`` (Counter Attack taken after the reveal);
-    * ``weeks``: finished weeks; ``left``: the side(s) that left; ``outcome``: how it ended;
-    * ``phases_done``: ticked AI-18 steps of this turn; ``rules`` the settings as pairs.
+    * ``weeks``: finished weeks; ``outcome``: how it ended; ``how``: the same, short;
+    * ``changes``: (week, text) of the units that joined or were corrected;
+    * ``phases_done``: ticked AI-18 steps of this turn; ``rules`` the settings as pairs;
+    * ``spectator``: a spectator's copy; ``old_rulings``: played before the AI-16/AI-19
+      rulings (see :func:`upgrade`).
     """
 
     armies: tuple[Army, Army]
@@ -607,6 +865,10 @@ class BattleState:
     phases_done: tuple[int, ...]
     rules: tuple[tuple[str, Any], ...]
     outcome: str = ""
+    how: str = ""
+    changes: tuple[tuple[int, str], ...] = ()
+    spectator: bool = False
+    old_rulings: bool = False
 
     @property
     def settings(self) -> dict[str, Any]:
@@ -617,7 +879,7 @@ class BattleState:
         return self.phase == "over"
 
     def alive(self, side: int) -> list[int]:
-        return [i for i, dead in enumerate(self.destroyed[side]) if not dead]
+        return [i for i, dead in enumerate(self.destroyed[_side(side)]) if not dead]
 
 
 # ---------------------------------------------------------------------------
@@ -627,10 +889,11 @@ _TEXT_MAX = 60
 _STAT_MAX = 99
 _MAX_UNITS = 200
 _NUM_MAX = 99
+_UNIT_KEYS = {"name", "attack", "defense", "mobility", "traits", "armour", "size"}
 
 
 def _quote(value: object) -> str:
-    return f'"{value}"' if isinstance(value, str) else repr(value)
+    return f'"{value}"' if isinstance(value, str) else _shown(value)
 
 
 def _text(value: Any, where: str, what: str, required: bool = True) -> str:
@@ -640,7 +903,7 @@ def _text(value: Any, where: str, what: str, required: bool = True) -> str:
 def _whole(value: Any, where: str, what: str, lo: int, hi: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
         raise SetupError(f"{where}: the {what} must be a whole number from {lo} to {hi} (got {_quote(value)})")
-    return value
+    return int(value)
 
 
 def _keys(value: Mapping[str, Any], allowed: set[str], where: str) -> None:
@@ -656,22 +919,51 @@ def _traits(value: Any, where: str) -> list[str]:
         raise SetupError(f"{where}: the traits must be a list")
     out = []
     for trait in value:
-        if trait not in TRAITS:
+        if not isinstance(trait, str) or trait not in TRAITS:
             raise SetupError(f"{where}: unknown trait {_quote(trait)} (traits: {', '.join(TRAITS)})")
         if trait not in out:
             out.append(trait)
     return [t for t in TRAITS if t in out]
 
 
+def _unit_json(unit: Any, where: str, old_rulings: bool = False) -> dict[str, Any]:
+    """AI-1/AI-14: one unit, validated and canonical (infantry implies line; armour or size)."""
+    if not isinstance(unit, Mapping):
+        raise SetupError(f"{where} must be an object with named fields")
+    _keys(unit, _UNIT_KEYS, where)
+    name = _text(unit.get("name"), where, "name")
+    where = f"{where} ({name})"
+    stats = {key: _whole(unit.get(key), where, key, 0, _STAT_MAX) for key in _STATS}
+    traits = _traits(unit.get("traits"), where)
+    if "infantry" in traits and "line" not in traits:  # AI-1 ruling: infantry implies line
+        traits = [t for t in TRAITS if t in traits or t == "line"]
+    armour = _whole(unit.get("armour", 0), where, "armour", 0, _NUM_MAX)
+    size = _whole(unit.get("size", 0), where, "size", 0, _NUM_MAX)
+    if armour and size and not old_rulings:
+        raise SetupError(f"{where}: AI-14: a unit has armour or size, not both (armour {armour}, size {size})")
+    return {"name": name, **stats, "traits": traits, "armour": armour, "size": size}
+
+
+def _flag(setup: Mapping[str, Any], key: str, what: str) -> bool:
+    value = setup.get(key, False)
+    if not isinstance(value, bool):
+        raise SetupError(f"Setup: '{key}' must be true ({what}) or left out")
+    return value
+
+
 def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
     """AI-1: validated, canonical setup JSON (see the module docstring for its shape).
 
     Raises :class:`SetupError` naming the field. The vanguard must be a line unit
-    (AI-1); the rearguard may be any unit (AI-2).
+    (AI-1: infantry implies line); the rearguard may be any unit (AI-2); a unit has
+    armour or size, not both (AI-14) unless the game keeps its ``old_rulings``.
+    ``"spectator": true`` marks a spectator's copy (:func:`public_game`).
     """
     if not isinstance(setup, Mapping):
         raise SetupError("The setup must be an object with named fields")
-    _keys(setup, {"armies"}, "Setup")
+    _keys(setup, {"armies", "spectator", "old_rulings"}, "Setup")
+    spectator = _flag(setup, "spectator", "a spectator's copy")
+    old_rulings = _flag(setup, "old_rulings", "a game played before the AI-16 and AI-19 rulings")
     armies = setup.get("armies")
     if not isinstance(armies, (list, tuple)) or len(armies) != 2:
         raise SetupError("Setup: a battle has exactly 2 armies")
@@ -688,21 +980,9 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
             raise SetupError(f"{where}: the army has no units; give it at least one line unit")
         if len(units) > _MAX_UNITS:
             raise SetupError(f"{where}: an army has at most {_MAX_UNITS} units")
-        out_units = []
-        for u, unit in enumerate(units):
-            uwhere = f"{where}, unit {u + 1}"
-            if not isinstance(unit, Mapping):
-                raise SetupError(f"{uwhere} must be an object with named fields")
-            _keys(unit, {"name", "attack", "defense", "mobility", "traits", "armour", "size"}, uwhere)
-            uname = _text(unit.get("name"), uwhere, "name")
-            uwhere = f"{where}, unit {u + 1} ({uname})"
-            stats = {key: _whole(unit.get(key), uwhere, key, 0, _STAT_MAX)
-                     for key in ("attack", "defense", "mobility")}
-            out_units.append({"name": uname, **stats, "traits": _traits(unit.get("traits"), uwhere),
-                              "armour": _whole(unit.get("armour", 0), uwhere, "armour", 0, _NUM_MAX),
-                              "size": _whole(unit.get("size", 0), uwhere, "size", 0, _NUM_MAX)})
+        out_units = [_unit_json(unit, f"{where}, unit {u + 1}", old_rulings) for u, unit in enumerate(units)]
         vanguard = _whole(raw.get("vanguard", 0), where, "vanguard (a unit number)", 0, len(out_units) - 1)
-        if not ({"line", "infantry"} & set(out_units[vanguard]["traits"])):
+        if "line" not in out_units[vanguard]["traits"]:
             raise SetupError(f"{where}: AI-1: the vanguard ({out_units[vanguard]['name']}) must be a line unit")
         rearguard = _whole(raw.get("rearguard", vanguard), where, "rearguard (a unit number)", 0,
                            len(out_units) - 1)
@@ -721,19 +1001,35 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
                            "traits": gtraits}
         out.append({"name": name, "units": out_units, "vanguard": vanguard, "rearguard": rearguard,
                     "general": out_general})
-    return {"armies": out}
+    result: dict[str, Any] = {"armies": out}
+    if spectator:
+        result["spectator"] = True
+    if old_rulings:
+        result["old_rulings"] = True
+    return result
+
+
+def _unit(raw: Mapping[str, Any]) -> Unit:
+    return Unit(raw["name"], raw["attack"], raw["defense"], raw["mobility"], tuple(raw["traits"]),
+                raw["armour"], raw["size"])
 
 
 def _army(raw: Mapping[str, Any]) -> Army:
-    units = tuple(Unit(u["name"], u["attack"], u["defense"], u["mobility"], tuple(u["traits"]),
-                       u["armour"], u["size"]) for u in raw["units"])
+    units = tuple(_unit(u) for u in raw["units"])
     g = raw["general"]
     general = General(g["name"], g["level"], tuple(g["traits"])) if g else None
     return Army(raw["name"], units, raw["vanguard"], raw["rearguard"], general)
 
 
 def jibril_division(name: str | None = None) -> dict[str, Any]:
-    """AI-3: the source's example line unit, Jibril Armoured Infantry Division (5 / 6 / 2)."""
+    """AI-3: the source's example line unit, Jibril Armoured Infantry Division (5 / 6 / 2).
+
+    The source calls Jibril soldiers armoured and able to take more punishment, but
+    gives no armour or size number: as given, one casualty destroys a division
+    (HR-AI-1); the board offers one tap to give them armour or size.
+    """
+    if name is not None:
+        name = setup_text(name, "Jibril division", "name", error=BadArgument, max_len=_TEXT_MAX)
     unit = dict(JIBRIL_DIVISION)
     unit["traits"] = list(unit["traits"])
     if name:
@@ -762,21 +1058,33 @@ def example_setup() -> dict[str, Any]:
 # Pools and stratagems (AI-2, AI-3, AI-16)
 
 
-def stratagem_problem(state: BattleState, side: int, key: str, maneuver: str) -> str | None:
-    """AI-16: why ``side`` may not declare stratagem ``key`` with ``maneuver`` (None if it may)."""
+def _alive_unit(state: BattleState, side: int, index: Any, what: str = "The unit") -> int:
+    units = state.armies[side].units
+    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(units):
+        raise BadArgument(f"{what} must be a unit number from 0 to {len(units) - 1} (got {_shown(index)})")
+    if state.destroyed[side][index]:
+        raise BadArgument(f"{what} ({units[index].name}) is destroyed")
+    return int(index)
+
+
+def _stratagem_problem(state: BattleState, side: int, key: str, maneuver: str) -> str | None:
     strat = STRATAGEM_BY_KEY.get(key)
     if strat is None:
-        return f"AI-16: there is no stratagem {key!r}"
-    if strat.maneuver != maneuver:
-        return f"AI-16: {strat.name} modifies {MANEUVER_NAMES[strat.maneuver]}, not {MANEUVER_NAMES[maneuver]}"
+        return f"AI-16: there is no stratagem {_shown(key)}"
+    if maneuver not in strat.maneuvers:
+        with_ = " or ".join(MANEUVER_NAMES[m] for m in strat.maneuvers)
+        return f"AI-16: {strat.name} modifies {with_}, not {MANEUVER_NAMES[maneuver]}"
     army = state.armies[side]
     alive = [army.units[i] for i in state.alive(side)]
-    level = army.general.level if army.general else -1
-    observer = any(u.has("observer") for u in alive) or bool(army.general and "observer" in army.general.traits)
-    need_level = {"deception": 2, "last_stand": 1, "hold_the_line": 1, "counter_attack": 2, "delay": 2,
-                  "hammer_and_anvil": 3}.get(key)
-    if need_level is not None and level < need_level:
-        return f"AI-16: {strat.name} needs a general of level {need_level} or more"
+    general = army.general
+    need_level = (_OLD_LEVEL_NEEDED if state.old_rulings else _LEVEL_NEEDED).get(key)
+    if need_level is not None and (general is None or general.level < need_level):
+        who = f"{army.name} has no general" if general is None else \
+            f"{army.name}'s general is level {general.level}"
+        needs = _SKILLED if need_level == 3 and key != "hammer_and_anvil" else \
+            f"a general of level {need_level}" + (" or more" if need_level < 3 else "")
+        return f"AI-16: {strat.name} needs {needs}; {who}"
+    observer = any(u.has("observer") for u in alive) or bool(general and "observer" in general.traits)
     if key in ("covering_fire", "harassing_fire") and not observer:
         return f"AI-16: {strat.name} needs an observer unit or general"
     if key == "harassing_fire" and not any(u.has("long range") for u in alive):
@@ -784,13 +1092,32 @@ def stratagem_problem(state: BattleState, side: int, key: str, maneuver: str) ->
     if key == "continuous_front":
         count = sum(1 for u in alive if u.has("infantry"))
         if count < 20:
-            return f"AI-16: Continuous Front needs at least 20 infantry divisions (the army has {count})"
+            return f"AI-16: Continuous Front needs at least 20 infantry divisions ({army.name} has {count})"
+    if key == "speed" and not state.old_rulings:
+        own = _pool(state, side, "skirmish").dice
+        enemy = _pool(state, 1 - side, "skirmish").dice
+        if own <= enemy:
+            return (f"AI-16: Speed needs faster units: {army.name}'s Skirmish pool ({own} dice) must be larger "
+                    f"than {state.armies[1 - side].name}'s ({enemy} dice)")
     return None
+
+
+def stratagem_problem(state: BattleState, side: int, key: str, maneuver: str) -> str | None:
+    """AI-16: why ``side`` may not declare stratagem ``key`` with ``maneuver`` (None if it may).
+
+    The message starts with the clause it cites ("AI-16: …", "HR-AI-5: …").
+    """
+    state, side, maneuver = _state(state), _side(side), _maneuver(maneuver)
+    if not isinstance(key, str):
+        raise BadArgument(f"A stratagem is named by its key, such as 'flanking' (got {_shown(key)})")
+    return _stratagem_problem(state, side, key, maneuver)
 
 
 def offered_stratagems(state: BattleState, side: int, maneuver: str) -> list[Stratagem]:
     """AI-16: the stratagems of ``maneuver`` that ``side``'s army qualifies for."""
-    return [s for s in STRATAGEMS if s.maneuver == maneuver and stratagem_problem(state, side, s.key, maneuver) is None]
+    state, side, maneuver = _state(state), _side(side), _maneuver(maneuver)
+    return [s for s in STRATAGEMS if maneuver in s.maneuvers
+            and _stratagem_problem(state, side, s.key, maneuver) is None]
 
 
 def _pool_from(units: list[tuple[int, Unit]], line: int | None, stat: str, maneuver: str,
@@ -804,8 +1131,12 @@ def _pool_from(units: list[tuple[int, Unit]], line: int | None, stat: str, maneu
         needs = next_die_needs(base, rest)
     else:
         k, needs = 0, None
+    reinforcing: list[int] = []
+    for i, _ in reinforce:
+        if i not in reinforcing:
+            reinforcing.append(i)
     return Pool(maneuver, stat, line, base, rest, k, extra, base + k + extra, needs,
-                tuple(i for i, _ in reinforce) if reinforcement_allowed else (), notes)
+                tuple(reinforcing) if reinforcement_allowed else (), notes)
 
 
 def _scouting_dice(alive: list[tuple[int, Unit]]) -> int:
@@ -818,20 +1149,18 @@ def _scouting_dice(alive: list[tuple[int, Unit]]) -> int:
     return best[1].mobility + reinforcement_dice(best[1].mobility, rest)
 
 
-def dice_pool(state: BattleState, side: int, maneuver: str, stratagems: Iterable[str] = (),
-              switched: bool = False) -> Pool:
-    """AI-2/AI-3/AI-16: the dice ``side`` rolls for ``maneuver`` with ``stratagems``.
+def _stratagem_keys(stratagems: Any) -> frozenset[str]:
+    if isinstance(stratagems, (str, bytes, Mapping)) or not isinstance(stratagems, Iterable):
+        raise BadArgument(f"The stratagems must be a list of keys such as 'flanking' (got {_shown(stratagems)})")
+    keys = list(stratagems)
+    for key in keys:
+        if not isinstance(key, str) or key not in STRATAGEM_BY_KEY:
+            raise BadArgument(f"AI-16: there is no stratagem {_shown(key)}")
+    return frozenset(keys)
 
-    Attack/Shock Attack use attack, Defend/Block defense, Withdraw/Skirmish mobility
-    (AI-2). The base is the vanguard's stat; the rest of the army reinforces (AI-3).
-    A Withdraw's line stat is the rearguard's mobility, and only scouts reinforce it;
-    Covering Fire adds long-range units' defense, Last Stand uses defense (HR-AI-6),
-    Deception adds the scouting roll (HR-AI-4). Harassing Fire rolls the long-range
-    units' defense (HR-AI-5). A switched Counter Attack rolls the vanguard's attack
-    without reinforcement.
-    """
-    if maneuver not in MANEUVERS:
-        raise ActionError(f"Unknown maneuver {maneuver!r} (maneuvers: {', '.join(MANEUVERS)})")
+
+def _pool(state: BattleState, side: int, maneuver: str, stratagems: Iterable[str] = (),
+          switched: bool = False, rearguard: int | None = None) -> Pool:
     stratagems = set(stratagems)
     army = state.armies[side]
     alive = [(i, army.units[i]) for i in state.alive(side)]
@@ -843,20 +1172,24 @@ def dice_pool(state: BattleState, side: int, maneuver: str, stratagems: Iterable
                           notes=("AI-16: Counter Attack rolls as an Attack, without reinforcement dice",))
     stat = _STAT_OF[maneuver]
     if maneuver == "withdraw":
-        rear = state.rearguards[side]
+        rear = state.rearguards[side] if rearguard is None else rearguard
         last_stand = "last_stand" in stratagems
         stat = "defense" if last_stand else "mobility"
         reinforce = [(i, u.stat(stat)) for i, u in alive if i != rear and u.has("scout")]
         notes = ["AI-2: the rearguard's " + stat + " is the line stat; only scouts reinforce it"]
         if "covering_fire" in stratagems:
-            seen = {i for i, _ in reinforce}
+            if state.old_rulings:  # as played before the AI-16 table: a scout added only its mobility
+                seen = {i for i, _ in reinforce}
+            else:  # a unit never adds the same stat twice: a long-range scout adds its defense once
+                seen = {i for i, _ in reinforce} if stat == "defense" else set()
             reinforce += [(i, u.defense) for i, u in alive if u.has("long range") and i != rear and i not in seen]
-            notes.append("AI-16 Covering Fire: long-range units add their defense")
+            notes.append("AI-16 Covering Fire: long-range units add their defense"
+                         + ("" if state.old_rulings else " (a long-range scout its mobility and its defense)"))
         extra = _scouting_dice(alive) if "deception" in stratagems else 0
         if "deception" in stratagems:
             notes.append(f"AI-16 Deception: +{extra} scouting dice (HR-AI-4)")
         return _pool_from(alive, rear, stat, maneuver, reinforce, extra=extra, notes=tuple(notes))
-    if maneuver == "defend" and "harassing_fire" in stratagems:
+    if maneuver in ("defend", "block") and "harassing_fire" in stratagems:
         ranged = [(i, u) for i, u in alive if u.has("long range")]
         if ranged:
             line = max(ranged, key=lambda iu: iu[1].defense)[0]
@@ -868,37 +1201,420 @@ def dice_pool(state: BattleState, side: int, maneuver: str, stratagems: Iterable
     return _pool_from(alive, vanguard, stat, maneuver, reinforce)
 
 
+def dice_pool(state: BattleState, side: int, maneuver: str, stratagems: Iterable[str] = (),
+              switched: bool = False, rearguard: int | None = None) -> Pool:
+    """AI-2/AI-3/AI-16: the dice ``side`` rolls for ``maneuver`` with ``stratagems``.
+
+    Attack/Shock Attack use attack, Defend/Block defense, Withdraw/Skirmish mobility
+    (AI-2). The base is the vanguard's stat; the rest of the army reinforces (AI-3).
+    A Withdraw's line stat is the rearguard's mobility (``rearguard``: the unit the bid
+    names, else the army's current rearguard), and only scouts reinforce it; Covering
+    Fire adds long-range units' defense (a long-range scout adds its mobility and its
+    defense, never the same stat twice), Last Stand uses defense (HR-AI-6), Deception
+    adds the scouting roll (HR-AI-4). Harassing Fire rolls the long-range units'
+    defense (HR-AI-5). A switched Counter Attack rolls the vanguard's attack without
+    reinforcement.
+    """
+    state, side, maneuver = _state(state), _side(side), _maneuver(maneuver)
+    keys = _stratagem_keys(stratagems)
+    switched = _bool(switched, "switched")
+    if rearguard is not None:
+        rearguard = _alive_unit(state, side, rearguard, "The rearguard")
+    return _pool(state, side, maneuver, keys, switched, rearguard)
+
+
+def _counter_problem(state: BattleState, side: int, bids: tuple[Bid, Bid]) -> str | None:
+    own, enemy = bids[side], bids[1 - side]
+    if own.maneuver != "defend" or "counter_attack" not in own.stratagems:
+        return "AI-16: only a Defend declared with Counter Attack may switch to Attack"
+    if enemy.maneuver not in ("attack", "shock"):
+        return (f"AI-16: Counter Attack switches to Attack only after the enemy declares Attack or Shock Attack "
+                f"({state.armies[1 - side].name} declared {MANEUVER_NAMES[enemy.maneuver]})")
+    if "feint" in enemy.stratagems:
+        return f"AI-16: {state.armies[1 - side].name}'s Feint cancels Counter Attack (and Counter Attack cancels it)"
+    return None
+
+
 def can_counter_attack(state: BattleState, side: int) -> bool:
     """AI-16: may ``side`` switch to Attack now (revealed, declared Counter Attack with Defend,
     the enemy declared Attack or Shock Attack, and no Feint cancels it)?"""
+    state, side = _state(state), _side(side)
     if state.phase != "revealed" or state.switched[side]:
         return False
-    own, enemy = state.bids[side], state.bids[1 - side]
-    return (own is not None and enemy is not None and own.maneuver == "defend"
-            and "counter_attack" in own.stratagems and enemy.maneuver in ("attack", "shock")
-            and "feint" not in enemy.stratagems)
+    return _counter_problem(state, side, state.bids) is None  # type: ignore[arg-type]
 
 
 def can_leave(state: BattleState, side: int) -> bool:
     """AI-15: an army may leave the week after its opponent skirmished (before bidding)."""
+    state, side = _state(state), _side(side)
     return (state.phase == "bid" and bool(state.weeks) and state.bids == (None, None)
             and state.weeks[-1].maneuvers[1 - side] == "skirmish")
 
 
+def can_change_armies(state: BattleState) -> bool:
+    """Units may join or be corrected between weeks: before either side declares."""
+    state = _state(state)
+    return state.phase == "bid" and state.bids == (None, None)
+
+
 def week_odds(state: BattleState, rules: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """AI-6/AI-8: exact odds of this week's roll with the revealed bids (see :func:`tier_odds`)."""
+    state = _state(state)
     pools = _week_pools(state)
     die, target = success_setting(rules if rules is not None else state.settings)
     skilled = tuple(bool(a.general and a.general.skilled) for a in state.armies)
     return tier_odds(pools[0].dice, pools[1].dice, die, target, skilled)  # type: ignore[arg-type]
 
 
-def _week_pools(state: BattleState) -> tuple[Pool, Pool]:
-    bids = state.bids
-    if bids[0] is None or bids[1] is None:
-        raise RuleError("AI-7", "both sides must declare before the roll")
-    return tuple(dice_pool(state, s, bids[s].maneuver, bids[s].stratagems, state.switched[s])  # type: ignore
+def _week_pools(state: BattleState, bids: tuple[Bid | None, Bid | None] | None = None,
+                switched: tuple[bool, bool] | None = None) -> tuple[Pool, Pool]:
+    bids = state.bids if bids is None else bids
+    switched = state.switched if switched is None else switched
+    if bids[0] is None or bids[1] is None or bids[0].sealed or bids[1].sealed:
+        raise RuleError("AI-7", "both sides must declare (and reveal) before the roll")
+    return tuple(_pool(state, s, bids[s].maneuver, bids[s].stratagems, switched[s], bids[s].rearguard)  # type: ignore
                  for s in (0, 1))
+
+
+# ---------------------------------------------------------------------------
+# The week's resolution: a pure function (AI-8 … AI-19)
+
+
+@dataclass(frozen=True)
+class _Reading:
+    pools: tuple[Pool, Pool]
+    margin: int
+    winner: int | None
+    tier: str
+    maneuvers: tuple[str, str]
+    read_as: tuple[str, str]
+    cells: tuple[Cell, Cell]
+    applied: tuple[bool, bool]
+    notes: tuple[str, ...]
+
+    @property
+    def ranges(self) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
+        return tuple(self.cells[s].effect.casualties if self.applied[s] else None for s in (0, 1))  # type: ignore
+
+
+def _bids_arg(state: BattleState, bids: Any) -> tuple[Bid, Bid]:
+    if not isinstance(bids, (tuple, list)) or len(bids) != 2 or not all(isinstance(b, Bid) for b in bids):
+        raise BadArgument("The bids must be a pair of Bid values, one per side")
+    out = []
+    for s, bid in enumerate(bids):
+        if bid.sealed:
+            raise BadArgument("A sealed bid (a spectator's copy) cannot be resolved")
+        _maneuver(bid.maneuver)
+        keys = _stratagem_keys(bid.stratagems)
+        for key in keys:
+            problem = _stratagem_problem(state, s, key, bid.maneuver)
+            if problem:
+                raise RuleError(problem.split(":", 1)[0], problem.split(": ", 1)[1])
+        rear = bid.rearguard
+        if bid.maneuver == "withdraw":
+            rear = state.rearguards[s] if rear is None else _alive_unit(state, s, rear, "The rearguard")
+        elif rear is not None:
+            raise BadArgument("AI-2: only a Withdraw names a rearguard")
+        out.append(replace(bid, stratagems=tuple(sorted(keys, key=_STRATAGEM_ORDER.__getitem__)), rearguard=rear))
+    return out[0], out[1]
+
+
+def _switched_arg(state: BattleState, bids: tuple[Bid, Bid], switched: Any) -> tuple[bool, bool]:
+    if switched is None:
+        return state.switched if state.phase == "revealed" and tuple(state.bids) == tuple(bids) else (False, False)
+    if not isinstance(switched, (tuple, list)) or len(switched) != 2:
+        raise BadArgument("switched must be a pair of true/false, one per side")
+    out = (_bool(switched[0], "switched[0]"), _bool(switched[1], "switched[1]"))
+    for s in (0, 1):
+        if out[s]:
+            problem = _counter_problem(state, s, bids)
+            if problem:
+                raise RuleError("AI-16", problem.split(": ", 1)[1])
+    return out
+
+
+def _successes_arg(successes: Any, pools: tuple[Pool, Pool]) -> tuple[int, int]:
+    if not isinstance(successes, (tuple, list)) or len(successes) != 2:
+        raise BadArgument("The successes must be a pair of numbers, one per side")
+    return tuple(_int(successes[s], f"AI-6: side {s}'s successes", 0, pools[s].dice) for s in (0, 1))  # type: ignore
+
+
+def _read(state: BattleState, bids: tuple[Bid, Bid], switched: tuple[bool, bool],
+          successes: tuple[int, int]) -> _Reading:
+    """AI-8 … AI-11, AI-16: the tier and the cells each side reads for these successes."""
+    settings = state.settings
+    pools = _week_pools(state, bids, switched)
+    margin = abs(successes[0] - successes[1])
+    winner = None if margin == 0 else (0 if successes[0] > successes[1] else 1)
+    general = state.armies[winner].general if winner is not None else None
+    tier = victory_tier(margin, bool(general and general.skilled))
+    maneuvers = tuple("attack" if switched[s] else bids[s].maneuver for s in (0, 1))
+    notes: list[str] = []
+    read_as = list(maneuvers)
+    for s in (0, 1):
+        if (bids[s].maneuver in ("defend", "block") and "harassing_fire" in bids[s].stratagems and not switched[s]
+                and maneuvers[1 - s] in ("withdraw", "defend", "block")):
+            read_as[s] = "skirmish"
+            notes.append(f"AI-16 Harassing Fire: {state.armies[s].name} reads its result as Skirmish")
+    cells = tuple(result_cell(settings, tier, read_as[s], maneuvers[1 - s]) for s in (0, 1))
+    applied = [True, True]
+    if settings.get("reads") == READS_WINNER and winner is not None:
+        applied[1 - winner] = False
+        notes.append(f"AI-10 variant (winner reads): only {state.armies[winner].name}'s row is applied; "
+                     f"{state.armies[1 - winner].name} inflicts nothing")
+    for s in (0, 1):
+        if cells[s].origin == "fallback" and applied[s] and cells[s].note not in notes:
+            notes.append(cells[s].note)
+    return _Reading(pools, margin, winner, tier, maneuvers, tuple(read_as), cells, tuple(applied),  # type: ignore
+                    tuple(notes))
+
+
+def casualty_ranges(state: BattleState, bids: tuple[Bid, Bid], successes: tuple[int, int],
+                    switched: tuple[bool, bool] | None = None) -> tuple[tuple[int, int] | None,
+                                                                        tuple[int, int] | None]:
+    """AI-12: the casualty range each side's cell gives for these successes (``None``: the
+    cell inflicts nothing, or is not applied under the AI-10 "winner reads" variant).
+
+    A range ``(lo, hi)`` with ``lo < hi`` is rolled (or entered) for :class:`Rolls`;
+    ``(n, n)`` is that number. ``switched``: Counter Attack switches (default: the
+    state's, when ``bids`` are its revealed bids).
+    """
+    state = _state(state)
+    bids = _bids_arg(state, bids)
+    switched = _switched_arg(state, bids, switched)
+    successes = _successes_arg(successes, _week_pools(state, bids, switched))
+    return _read(state, bids, switched, successes).ranges
+
+
+def _land(state: BattleState, side: int, count: int, first: int, damage: tuple[int, ...],
+          destroyed: tuple[bool, ...]) -> tuple[tuple[int, ...], tuple[bool, ...], tuple[tuple[int, int], ...]]:
+    """AI-14/HR-AI-1/HR-AI-2: ``count`` casualties land on ``side``'s units, line unit first.
+
+    Returns the new carried damage, destroyed flags, and (unit, casualties) hits.
+    Armour N: destroyed by N casualties this week (not carried). Size N: destroyed
+    when its carried total reaches N. Neither: destroyed by one casualty.
+    """
+    army = state.armies[side]
+    damage_l, destroyed_l = list(damage), list(destroyed)
+    order = [first] + [i for i in range(len(army.units)) if i != first]
+    week_hits: dict[int, int] = {}
+    remaining = count
+    for index in order:
+        if remaining <= 0:
+            break
+        if destroyed_l[index]:
+            continue
+        unit = army.units[index]
+        while remaining > 0 and not destroyed_l[index]:
+            remaining -= 1
+            week_hits[index] = week_hits.get(index, 0) + 1
+            if unit.size:
+                damage_l[index] += 1
+            armour_gone = bool(unit.armour) and week_hits[index] >= unit.armour
+            size_gone = bool(unit.size) and damage_l[index] >= unit.size
+            if armour_gone or size_gone or (not unit.armour and not unit.size):
+                destroyed_l[index] = True
+    return tuple(damage_l), tuple(destroyed_l), tuple(sorted(week_hits.items()))
+
+
+def _line_up(army: Army, destroyed: tuple[bool, ...], vanguard: int, rearguard: int) -> tuple[int, int]:
+    """HR-AI-3: the vanguard (a surviving line unit, the first in list order when it must be
+    replaced; any surviving unit when no line unit is left) and the rearguard (the vanguard
+    when it is destroyed)."""
+    alive = [i for i, dead in enumerate(destroyed) if not dead]
+    lines = [i for i in alive if army.units[i].is_line]
+    if vanguard in lines or (not lines and vanguard in alive):
+        new_vanguard = vanguard
+    elif lines:
+        new_vanguard = lines[0]
+    elif alive:
+        new_vanguard = alive[0]
+    else:
+        new_vanguard = vanguard
+    new_rearguard = rearguard if rearguard in alive else new_vanguard
+    return new_vanguard, new_rearguard
+
+
+def _line_notes(state: BattleState, side: int, old: tuple[int, int], new: tuple[int, int],
+                destroyed: tuple[bool, ...]) -> list[str]:
+    army = state.armies[side]
+    if all(destroyed):
+        return []
+    notes = []
+    if new[0] != old[0]:
+        unit = army.units[new[0]]
+        if unit.is_line:
+            notes.append(f"HR-AI-3: {unit.name} is now the vanguard of {army.name}")
+        else:
+            notes.append(f"HR-AI-3: {army.name} has no line unit left: {unit.name} (not a line unit) stands in "
+                         f"the line as its vanguard, and the army fights on")
+    if new[1] != old[1]:
+        notes.append(f"HR-AI-3: {army.units[new[1]].name} is now the rearguard of {army.name}")
+    return notes
+
+
+def _rolls_arg(rolls: Any, pools: tuple[Pool, Pool], die: int, target: int) -> Rolls:
+    if not isinstance(rolls, Rolls):
+        raise BadArgument("The rolls must be a Rolls value (successes, ranges, dice)")
+    successes = _successes_arg(rolls.successes, pools)
+    if not isinstance(rolls.ranges, (tuple, list)) or len(rolls.ranges) != 2:
+        raise BadArgument("The range rolls must be a pair, one per side (None where nothing is rolled)")
+    dice = rolls.dice
+    if dice is not None:
+        if not isinstance(dice, (tuple, list)) or len(dice) != 2:
+            raise BadArgument("The dice must be two lists of faces, one per side")
+        faces = []
+        for s in (0, 1):
+            if not isinstance(dice[s], (tuple, list)) or len(dice[s]) != pools[s].dice:
+                raise BadArgument(f"AI-3: side {s} rolls {pools[s].dice} dice")
+            if count_successes(dice[s], die, target) != successes[s]:
+                raise BadArgument(f"AI-6: side {s}'s dice show {count_successes(dice[s], die, target)} successes, "
+                                  f"not {successes[s]}")
+            faces.append(tuple(int(v) for v in dice[s]))
+        dice = (faces[0], faces[1])
+    return Rolls(successes, (rolls.ranges[0], rolls.ranges[1]), dice)
+
+
+def resolve(state: BattleState, bids: tuple[Bid, Bid], rolls: Rolls,
+            switched: tuple[bool, bool] | None = None) -> WeekResult:
+    """The whole outcome of one week, from the state before the roll, both bids and what the
+    dice gave — a pure function (AI-8 … AI-19), the one :func:`step` uses for every roll.
+
+    ``bids``: a :class:`Bid` per side (``stratagems`` must qualify, AI-16; a Withdraw's
+    ``rearguard`` defaults to the army's current one). ``rolls``: a :class:`Rolls` —
+    each side's successes (0 … its pool), each side's casualty range roll for the cell
+    it reads (see :func:`casualty_ranges`: a number in the range where the range has
+    more than one value, else ``None``), and optionally the faces. ``switched``:
+    Counter Attack switches (default: the state's when ``bids`` are its revealed bids,
+    else none). The state itself needs no particular phase, so a caller can resolve
+    any pair of bids the armies could declare.
+
+    Returns the :class:`WeekResult`: tier and margin (AI-8, AI-9), the cells read
+    (AI-10, AI-11; the AI-10 "winner reads" variant when set), casualty rolls (AI-12),
+    mitigation (AI-15 Defend, Delay; none under Hold the Line), casualties landed and
+    units destroyed (AI-14, HR-AI-1, HR-AI-2), the vanguard's succession (HR-AI-3),
+    withdraws (AI-15, Last Stand), the fallback (AI-19) and how the battle ends, with
+    the armies' damage, destroyed units, vanguards and rearguards after the week.
+    Raises a ``ValueError`` subclass for arguments that do not fit.
+    """
+    state = _state(state)
+    bids = _bids_arg(state, bids)
+    switched = _switched_arg(state, bids, switched)
+    die, target = success_setting(state.settings)
+    pools = _week_pools(state, bids, switched)
+    rolls = _rolls_arg(rolls, pools, die, target)
+    successes = rolls.successes
+    reading = _read(state, bids, switched, successes)
+    names = [a.name for a in state.armies]
+    notes = list(reading.notes)
+    ranges = reading.ranges
+    rolled = []
+    for s in (0, 1):
+        span, given = ranges[s], rolls.ranges[s]
+        if span is None:
+            if given is not None:
+                raise RuleError("AI-14", f"{names[s]}'s cell inflicts no casualties: it rolls nothing")
+            rolled.append(0)
+        elif given is None:
+            if span[0] != span[1]:
+                raise BadArgument(f"AI-12: {names[s]}'s casualty range {span[0]}–{span[1]} needs its roll")
+            rolled.append(span[0])
+        else:
+            if not isinstance(given, int) or isinstance(given, bool) or not span[0] <= given <= span[1]:
+                raise RuleError("AI-14", f"{names[s]}'s casualty roll must be from {span[0]} to {span[1]} "
+                                         f"(got {_shown(given)})")
+            rolled.append(int(given))
+    maneuvers = reading.maneuvers
+    # AI-15 mitigation of the casualties each side takes (Defend, Delay; none under Hold the Line).
+    mitigation = [0, 0]
+    for s in (0, 1):
+        strats = bids[s].stratagems
+        if (maneuvers[s] == "defend" and "hold_the_line" not in strats and successes[s] > successes[1 - s]
+                and maneuvers[1 - s] in ("skirmish", "attack")):
+            mitigation[s] += successes[s] - successes[1 - s]
+        if maneuvers[s] == "block" and "delay" in strats:
+            mitigation[s] += successes[s] // 2
+    incoming = (rolled[1], rolled[0])
+    mitigated = tuple(min(mitigation[s], incoming[s]) for s in (0, 1))
+    taken = tuple(incoming[s] - mitigated[s] for s in (0, 1))
+    for s in (0, 1):
+        if mitigated[s]:
+            how = "Delay" if maneuvers[s] == "block" else "Defend"
+            notes.append(f"AI-15: {names[s]}'s {how} cancels {mitigated[s]} of the {incoming[s]} "
+                         f"casualt{'y' if incoming[s] == 1 else 'ies'} it would take")
+        if "hold_the_line" in bids[s].stratagems:
+            notes.append(f"AI-16 Hold the Line: {names[s]} cannot fall back and mitigates nothing")
+    countered = [("counter_attack" in bids[s].stratagems and "feint" in bids[1 - s].stratagems) for s in (0, 1)]
+    for s in (0, 1):
+        for key in bids[s].stratagems:
+            strat = STRATAGEM_BY_KEY[key]
+            if key == "feint" and countered[1 - s]:
+                continue  # cancelled: said below
+            if strat.effect is None or strat.partly:
+                notes.append(f"AI-17: {names[s]}'s {strat.name}: {NO_EFFECT}")
+        if countered[s]:
+            notes.append(f"AI-16: {names[s]}'s Counter Attack and {names[1 - s]}'s Feint cancel each other: "
+                         f"{names[s]} stays in Defend and the Feint has no effect")
+    damage, destroyed = list(state.damage), list(state.destroyed)
+    hits: list[tuple[tuple[int, int], ...]] = [(), ()]
+    rears = tuple(bids[s].rearguard if maneuvers[s] == "withdraw" else None for s in (0, 1))
+    for s in (0, 1):
+        first = rears[s] if rears[s] is not None else state.vanguards[s]
+        damage[s], destroyed[s], hits[s] = _land(state, s, taken[s], first, damage[s], destroyed[s])
+    withdrew = [reading.applied[s] and reading.cells[s].effect.withdraw is True and maneuvers[s] == "withdraw"
+                for s in (0, 1)]
+    for s in (0, 1):
+        if withdrew[s] and "last_stand" in bids[s].stratagems:
+            gone = (rears[s],) + reading.pools[s].reinforcing
+            destroyed[s] = tuple(True if i in gone else d for i, d in enumerate(destroyed[s]))
+            notes.append(f"AI-16 Last Stand: {names[s]}'s rearguard and its reinforcing units are destroyed")
+        if withdrew[s] and "continuous_front" in bids[1 - s].stratagems:
+            notes.append(f"AI-16 Continuous Front: {names[s]} may not withdraw through the defended hex")
+    # AI-19: a Defend or Block beaten by 3+ by an Attack or Shock Attack falls back (not under Hold the Line).
+    fell_back = [False, False]
+    loser = None if reading.winner is None else 1 - reading.winner
+    if (loser is not None and reading.margin >= 3 and maneuvers[loser] in ("defend", "block")
+            and maneuvers[1 - loser] in ("attack", "shock") and "hold_the_line" not in bids[loser].stratagems):
+        if state.old_rulings:
+            notes.append(f"AI-19 not applied: this battle was played before the fallback ruling, so "
+                         f"{names[loser]} does not fall back (kept as played)")
+        else:
+            fell_back[loser] = True
+    lost = tuple(tuple(state.armies[s].units[i].name for i in range(len(destroyed[s]))
+                       if destroyed[s][i] and not state.destroyed[s][i]) for s in (0, 1))
+    lines = [_line_up(state.armies[s], destroyed[s], state.vanguards[s], state.rearguards[s]) for s in (0, 1)]
+    for s in (0, 1):
+        notes.extend(_line_notes(state, s, (state.vanguards[s], state.rearguards[s]), lines[s], destroyed[s]))
+    ended, how = "", ""
+    wiped = [all(destroyed[s]) for s in (0, 1)]
+    if wiped[0] and wiped[1]:
+        ended, how = "AI-15: both armies are destroyed", "both armies destroyed"
+    elif wiped[0] or wiped[1]:
+        gone_side = 0 if wiped[0] else 1
+        ended = f"AI-15: {names[gone_side]} is destroyed — {names[1 - gone_side]} holds the field"
+        how = f"{names[gone_side]} destroyed"
+    elif withdrew[0] or withdrew[1]:
+        who = " and ".join(names[s] for s in (0, 1) if withdrew[s])
+        ended, how = f"AI-15: {who} withdraws from the battle", f"{who} withdrew"
+    elif fell_back[0] or fell_back[1]:
+        back = 0 if fell_back[0] else 1
+        ended = (f"AI-19: {names[back]} ({MANEUVER_NAMES[maneuvers[back]]}) lost by a "
+                 f"{TIER_NAMES[reading.tier].lower()} to {MANEUVER_NAMES[maneuvers[1 - back]]} and falls back — "
+                 f"{names[1 - back]} holds the field")
+        how = f"{names[back]} fell back"
+    week = state.week
+    headline = (f"Week {week}: drawn combat ({successes[0]}–{successes[1]})" if reading.winner is None else
+                f"Week {week}: {TIER_NAMES[reading.tier].lower()} for {names[reading.winner]} "
+                f"({successes[0]}–{successes[1]}, margin {reading.margin})")
+    return WeekResult(
+        week=week, maneuvers=maneuvers, read_as=reading.read_as, stratagems=(bids[0].stratagems, bids[1].stratagems),
+        pools=reading.pools, dice=rolls.dice, successes=successes, margin=reading.margin, winner=reading.winner,
+        tier=reading.tier, cells=reading.cells, applied=reading.applied, ranges=ranges,
+        rolled=(rolled[0], rolled[1]), mitigation=(mitigation[0], mitigation[1]), mitigated=mitigated,  # type: ignore
+        taken=taken, hits=(hits[0], hits[1]), lost=lost, withdrew=(withdrew[0], withdrew[1]),  # type: ignore
+        fell_back=(fell_back[0], fell_back[1]), notes=tuple(notes), headline=headline, ended=ended, how=how,
+        damage=(damage[0], damage[1]), destroyed=(destroyed[0], destroyed[1]),  # type: ignore[arg-type]
+        vanguards=(lines[0][0], lines[1][0]), rearguards=(lines[0][1], lines[1][1]), rearguards_used=rears)
 
 
 # ---------------------------------------------------------------------------
@@ -910,10 +1626,7 @@ def start(setup: Mapping[str, Any], rules: Mapping[str, Any] | None = None,
     """Week 1, both sides to declare."""
     setup = normalize_setup(setup)
     armies = tuple(_army(raw) for raw in setup["armies"])
-    rules = dict(rules or {})
-    success_setting(rules)
-    rules.setdefault("success", "d6/4+")
-    rules["house_tables"] = normalize_house_tables(rules.get("house_tables"))
+    rules = dict(resolve_rules(VARIANTS, _rules_arg(rules)))
     return BattleState(
         armies=armies,  # type: ignore[arg-type]
         damage=tuple(tuple(0 for _ in a.units) for a in armies),  # type: ignore[arg-type]
@@ -921,347 +1634,471 @@ def start(setup: Mapping[str, Any], rules: Mapping[str, Any] | None = None,
         vanguards=(armies[0].vanguard, armies[1].vanguard),
         rearguards=(armies[0].rearguard, armies[1].rearguard),
         week=1, phase="bid", bids=(None, None), switched=(False, False), weeks=(), phases_done=(),
-        rules=tuple(sorted(rules.items())))
+        rules=tuple(sorted(rules.items())), spectator=bool(setup.get("spectator")),
+        old_rulings=bool(setup.get("old_rulings")))
+
+
+_TYPES = ("bid", "reveal", "counter_attack", "roll", "leave", "join", "correct", "phase")
+#: Every field an action may carry (for the hostile-caller tests).
+ACTION_FIELDS = ("side", "maneuver", "stratagems", "rearguard", "sealed", "dice", "successes", "ranges", "unit",
+                 "index")
 
 
 def _side_field(action: Mapping[str, Any]) -> int:
-    side = action.get("side")
-    if side not in (0, 1) or isinstance(side, bool) or not isinstance(side, int):
-        raise ActionError(f"There is no side {side!r} (sides are 0 and 1)")
-    return side
+    return referee.one_of(action.get("side"), "the side", (0, 1))
 
 
 def _set(items: tuple, index: int, value: Any) -> tuple:
     return items[:index] + (value,) + items[index + 1:]
 
 
-def _bid(state: BattleState, action: Mapping[str, Any]) -> BattleState:
-    side = _side_field(action)
+def _over(state: BattleState) -> None:
     if state.phase == "over":
         raise RuleError("AI-15", f"the battle is over: {state.outcome}")
+
+
+def _norm_bid(state: BattleState, action: Mapping[str, Any]) -> dict[str, Any]:
+    if "sealed" in action:
+        referee.only(action, ("side", "sealed"))
+        side = _side_field(action)
+        if action["sealed"] is not True:
+            raise ActionError("'sealed' is true (a spectator's copy) or left out")
+        if not state.spectator:
+            raise RuleError("AI-7", "a sealed bid belongs only in a spectator's copy; a bid names its maneuver")
+    else:
+        referee.only(action, ("side", "maneuver"), ("stratagems", "rearguard"))
+        side = _side_field(action)
+    _over(state)
     if state.phase != "bid":
         raise RuleError("AI-7", "the bids are already revealed; roll first")
     if state.bids[side] is not None:
         raise RuleError("AI-7", f"{state.armies[side].name} has already declared this week")
-    maneuver = action.get("maneuver")
-    if maneuver not in MANEUVERS:
-        raise ActionError(f"Unknown maneuver {maneuver!r} (maneuvers: {', '.join(MANEUVERS)})")
+    if "sealed" in action:
+        return {"type": "bid", "side": side, "sealed": True}
+    maneuver = referee.one_of(action.get("maneuver"), "the maneuver", MANEUVERS)
     raw = action.get("stratagems", [])
     if not isinstance(raw, (list, tuple)) or not all(isinstance(k, str) for k in raw):
         raise ActionError("The stratagems must be a list of names")
-    keys = []
+    if len(set(raw)) != len(raw):
+        raise ActionError("A stratagem is declared at most once")
     for key in raw:
-        problem = stratagem_problem(state, side, key, maneuver)
+        problem = _stratagem_problem(state, side, key, maneuver)
         if problem:
             raise RuleError(problem.split(":", 1)[0], problem.split(": ", 1)[1])
-        if key not in keys:
-            keys.append(key)
-    order = [s.key for s in STRATAGEMS]
-    keys.sort(key=order.index)
-    return replace(state, bids=_set(state.bids, side, Bid(maneuver, tuple(keys))))
+    keys = sorted(raw, key=_STRATAGEM_ORDER.__getitem__)
+    out: dict[str, Any] = {"type": "bid", "side": side, "maneuver": maneuver, "stratagems": keys}
+    if maneuver == "withdraw":
+        rear = action.get("rearguard", state.rearguards[side])
+        units = state.armies[side].units
+        rear = referee.whole(rear, "the rearguard (a unit number)", 0, len(units) - 1)
+        if state.destroyed[side][rear]:
+            raise RuleError("AI-2", f"the rearguard must be a unit still in the field ({units[rear].name} is "
+                                    "destroyed)")
+        out["rearguard"] = rear
+    elif "rearguard" in action:
+        raise RuleError("AI-2", "only a Withdraw names a rearguard")
+    return out
 
 
-def _reveal(state: BattleState) -> BattleState:
-    if state.phase != "bid":
-        raise RuleError("AI-7", "there is nothing to reveal" if state.phase == "revealed" else
-                        f"the battle is over: {state.outcome}")
-    waiting = [state.armies[s].name for s in (0, 1) if state.bids[s] is None]
-    if waiting:
-        raise RuleError("AI-7", f"both sides declare before the reveal (waiting for {' and '.join(waiting)})")
-    return replace(state, phase="revealed")
-
-
-def _counter(state: BattleState, action: Mapping[str, Any]) -> BattleState:
-    side = _side_field(action)
-    if not can_counter_attack(state, side):
-        enemy = state.bids[1 - side]
-        if enemy is not None and "feint" in enemy.stratagems:
-            raise RuleError("AI-16", "the enemy's Feint cancels Counter Attack")
-        raise RuleError("AI-16", "Counter Attack switches to Attack only after the enemy reveals Attack or "
-                                 "Shock Attack, for a Defend declared with Counter Attack")
-    return replace(state, switched=_set(state.switched, side, True))
-
-
-def _dice_field(action: Mapping[str, Any], pools: tuple[Pool, Pool], die: int,
-                rng: random.Random | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    given = action.get("dice")
-    if given is None:
-        if rng is None:
-            raise ValueError("step needs the game's random generator to roll")
-        return tuple(tuple(rng.randint(1, die) for _ in range(p.dice)) for p in pools)  # type: ignore
-    if not isinstance(given, (list, tuple)) or len(given) != 2:
-        raise ActionError("The dice must be two lists, one per army")
-    out = []
-    for s, values in enumerate(given):
-        if (not isinstance(values, (list, tuple)) or len(values) != pools[s].dice
-                or not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= die for v in values)):
-            raise ActionError(f"Army {s + 1} rolls {pools[s].dice} dice, each from 1 to {die}")
-        out.append(tuple(values))
-    return tuple(out)  # type: ignore[return-value]
-
-
-def _range_roll(action: Mapping[str, Any], side: int, span: tuple[int, int] | None,
-                rng: random.Random | None) -> int:
-    """AI-12: a range is rolled uniformly; a given roll must lie in it."""
-    if span is None:
-        return 0
-    lo, hi = span
-    given = action.get("ranges")
-    if given is not None:
-        if not isinstance(given, (list, tuple)) or len(given) != 2:
-            raise ActionError("The range rolls must be two numbers, one per army")
-        value = given[side]
-        if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-            raise ActionError(f"Army {side + 1}'s casualty roll must be from {lo} to {hi}")
-        return value
-    if lo == hi:
-        return lo
-    if rng is None:
-        raise ValueError("step needs the game's random generator to roll")
-    return rng.randint(lo, hi)
-
-
-def _land(state: BattleState, side: int, count: int, first: int) -> tuple[tuple[int, ...], tuple[bool, ...],
-                                                                         tuple[tuple[int, int], ...]]:
-    """AI-14/HR-AI-1/HR-AI-2: ``count`` casualties land on ``side``'s units, line unit first.
-
-    Returns the new carried damage, destroyed flags, and (unit, casualties) hits.
-    Armour N: destroyed by N casualties this week (not carried). Size N: destroyed
-    when its carried total reaches N. Neither: destroyed by one casualty.
-    """
-    army = state.armies[side]
-    damage = list(state.damage[side])
-    destroyed = list(state.destroyed[side])
-    order = [first] + [i for i in range(len(army.units)) if i != first]
-    week_hits: dict[int, int] = {}
-    remaining = count
-    for index in order:
-        if remaining <= 0:
-            break
-        if destroyed[index]:
-            continue
-        unit = army.units[index]
-        while remaining > 0 and not destroyed[index]:
-            remaining -= 1
-            week_hits[index] = week_hits.get(index, 0) + 1
-            if unit.size:
-                damage[index] += 1
-            armour_gone = bool(unit.armour) and week_hits[index] >= unit.armour
-            size_gone = bool(unit.size) and damage[index] >= unit.size
-            if armour_gone or size_gone or (not unit.armour and not unit.size):
-                destroyed[index] = True
-        if remaining > 0 and not destroyed[index]:
-            break  # cannot happen: the loop stops only when destroyed or out of casualties
-    return tuple(damage), tuple(destroyed), tuple(sorted(week_hits.items()))
-
-
-def _next_line(army: Army, destroyed: tuple[bool, ...], current: int) -> int:
-    """HR-AI-3: the vanguard, or the next surviving line unit, or any surviving unit."""
-    if not destroyed[current]:
-        return current
-    for i, unit in enumerate(army.units):
-        if not destroyed[i] and unit.is_line:
-            return i
-    for i in range(len(army.units)):
-        if not destroyed[i]:
-            return i
-    return current
-
-
-def _roll(state: BattleState, action: Mapping[str, Any], rng: random.Random | None) -> BattleState:
-    """AI-6 … AI-15: both armies roll; each reads its own row; casualties land; the week ends."""
-    if state.phase == "bid":
+def _norm_roll(state: BattleState, action: Mapping[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
+    referee.only(action, (), ("dice", "successes", "ranges"))
+    _over(state)
+    if state.phase != "revealed":
         raise RuleError("AI-7", "both sides declare and reveal before the roll")
-    if state.phase == "over":
-        raise RuleError("AI-15", f"the battle is over: {state.outcome}")
+    settings = state.settings
+    die, target = success_setting(settings)
+    pools = _week_pools(state)
+    names = [a.name for a in state.armies]
+    out: dict[str, Any] = {"type": "roll"}
+    if "dice" in action and "successes" in action:
+        raise ActionError("Enter the dice or the successes, not both")
+    successes: tuple[int, int] | None = None
+    if "dice" in action:
+        given = action["dice"]
+        if not isinstance(given, (list, tuple)) or len(given) != 2:
+            raise ActionError("The dice must be two lists, one per army")
+        faces = []
+        for s in (0, 1):
+            values = given[s]
+            if not isinstance(values, (list, tuple)) or len(values) != pools[s].dice:
+                raise RuleError("AI-3", f"{names[s]} rolls {pools[s].dice} "
+                                        f"di{'e' if pools[s].dice == 1 else 'ce'} this week")
+            for value in values:
+                referee.whole(value, f"each of {names[s]}'s dice", 1, die, rule="AI-6")
+            faces.append([int(v) for v in values])
+        out["dice"] = faces
+        successes = (count_successes(faces[0], die, target), count_successes(faces[1], die, target))
+    elif "successes" in action:
+        given = action["successes"]
+        if not isinstance(given, (list, tuple)) or len(given) != 2:
+            raise ActionError("The successes must be two numbers, one per army")
+        successes = tuple(referee.whole(given[s], f"{names[s]}'s successes", 0, pools[s].dice, rule="AI-6")
+                          for s in (0, 1))  # type: ignore[assignment]
+        out["successes"] = list(successes)  # type: ignore[arg-type]
+    elif settings.get("dice") == DICE_TABLE:
+        raise RuleError("HR-AI-7", "this battle is played with the table's own dice: enter each side's dice "
+                                   "(or successes)")
+    if "ranges" in action:
+        if successes is None:
+            raise ActionError("The casualty range rolls are entered with the dice (or successes) they follow")
+        given = action["ranges"]
+        if not isinstance(given, (list, tuple)) or len(given) != 2:
+            raise ActionError("The range rolls must be two entries, one per army (null: none or the app's roll)")
+        spans = _read(state, state.bids, state.switched, successes).ranges  # type: ignore[arg-type]
+        ranges: list[int | None] = []
+        for s in (0, 1):
+            value, span = given[s], spans[s]
+            if value is None:
+                ranges.append(None)
+            elif span is None:
+                if value == 0 and isinstance(value, int) and not isinstance(value, bool):
+                    ranges.append(None)  # "0 casualties" where the cell inflicts none: nothing rolled
+                else:
+                    raise RuleError("AI-14", f"{names[s]}'s cell inflicts no casualties: it rolls nothing "
+                                             f"(got {_shown(value)})")
+            else:
+                ranges.append(referee.whole(value, f"{names[s]}'s casualty roll", span[0], span[1], rule="AI-14"))
+        if ranges != [None, None]:
+            out["ranges"] = ranges
+    return out
+
+
+def _norm_unit(value: Any, state: BattleState, where: str) -> dict[str, Any]:
+    try:
+        return _unit_json(value, where, state.old_rulings)
+    except SetupError as err:
+        text = str(err)
+        if "AI-14:" in text:
+            raise RuleError("AI-14", text.split("AI-14: ", 1)[1]) from None
+        raise ActionError(text) from None
+
+
+def _between_weeks(state: BattleState, what: str) -> None:
+    _over(state)
+    if not can_change_armies(state):
+        raise RuleError("AI-7", f"{what} between weeks, before either side declares")
+
+
+def _norm_join(state: BattleState, action: Mapping[str, Any]) -> dict[str, Any]:
+    referee.only(action, ("side", "unit"))
+    side = _side_field(action)
+    _between_weeks(state, "units join")
+    army = state.armies[side]
+    if len(army.units) >= _MAX_UNITS:
+        raise ActionError(f"{army.name} has {_MAX_UNITS} units, as many as an army can have here")
+    unit = _norm_unit(action["unit"], state, f"{army.name}, the unit that joins")
+    return {"type": "join", "side": side, "unit": unit}
+
+
+def _norm_correct(state: BattleState, action: Mapping[str, Any]) -> dict[str, Any]:
+    referee.only(action, ("side", "index", "unit"))
+    side = _side_field(action)
+    army = state.armies[side]
+    index = referee.whole(action["index"], "the unit (a unit number)", 0, len(army.units) - 1)
+    _between_weeks(state, "units are corrected")
+    old = army.units[index]
+    if state.destroyed[side][index]:
+        raise RuleError("AI-14", f"{old.name} is destroyed: a destroyed unit is not corrected")
+    unit = _norm_unit(action["unit"], state, f"{army.name}, unit {index + 1}")
+    if unit == old.as_json():
+        raise ActionError(f"{old.name}: nothing to correct (the entry is the same)")
+    damage = state.damage[side][index]
+    if damage and unit["size"] <= damage:
+        raise RuleError("AI-14", f"{old.name} has taken {damage} casualties: its size must be more than {damage}")
+    return {"type": "correct", "side": side, "index": index, "unit": unit}
+
+
+def normalize_action(state: BattleState, action: Mapping[str, Any],
+                     rules: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The canonical form of ``action`` in ``state`` (the module docstring lists the
+    actions), or the :class:`~engine.game.ActionError` (not well formed: unknown type
+    or field, wrong type, number out of range) or :class:`~engine.game.RuleError`
+    (the rules forbid it, citing the clause) that refuses it. :func:`step` refuses
+    exactly the same actions (it starts here).
+
+    Canonical: a bid always lists its ``stratagems`` (in the table's order, each
+    once) and a Withdraw its ``rearguard`` (AI-2; the army's current one when not
+    named); a roll keeps entered ``dice`` or ``successes`` and only the ``ranges``
+    that were entered (each in its cell's range, AI-14; a cell without a range
+    rolls nothing); a unit that joins or is corrected is a canonical unit (AI-1,
+    AI-14).
+    """
+    state = _state(state)
+    kind = referee.action_type(action, _TYPES)
+    if kind == "bid":
+        return _norm_bid(state, action)
+    if kind == "reveal":
+        referee.only(action)
+        _over(state)
+        if state.phase != "bid":
+            raise RuleError("AI-7", "the bids are already revealed")
+        waiting = [state.armies[s].name for s in (0, 1) if state.bids[s] is None]
+        if waiting:
+            raise RuleError("AI-7", f"both sides declare before the reveal (waiting for {' and '.join(waiting)})")
+        if any(b is not None and b.sealed for b in state.bids):
+            raise RuleError("AI-7", "a spectator's copy does not reveal a sealed bid")
+        return {"type": "reveal"}
+    if kind == "counter_attack":
+        referee.only(action, ("side",))
+        side = _side_field(action)
+        _over(state)
+        if state.phase != "revealed":
+            raise RuleError("AI-16", "Counter Attack switches to Attack after the reveal")
+        if state.switched[side]:
+            raise RuleError("AI-16", f"{state.armies[side].name} has already switched to Attack")
+        problem = _counter_problem(state, side, state.bids)  # type: ignore[arg-type]
+        if problem:
+            raise RuleError("AI-16", problem.split(": ", 1)[1])
+        return {"type": "counter_attack", "side": side}
+    if kind == "roll":
+        return _norm_roll(state, action, _rules_arg(rules))
+    if kind == "leave":
+        referee.only(action, ("side",))
+        side = _side_field(action)
+        _over(state)
+        if not can_leave(state, side):
+            raise RuleError("AI-15", "an army may leave only by a successful Withdraw, or the week after its "
+                                     "opponent skirmished (before either side declares)")
+        return {"type": "leave", "side": side}
+    if kind == "join":
+        return _norm_join(state, action)
+    if kind == "correct":
+        return _norm_correct(state, action)
+    referee.only(action, ("index",))
+    index = referee.whole(action["index"], "the turn phase", 0, len(TURN_PHASES) - 1)
+    return {"type": "phase", "index": index}
+
+
+def _after_roll(state: BattleState, action: Mapping[str, Any], rng: random.Random | None) -> BattleState:
     settings = state.settings
     die, target = success_setting(settings)
     bids: tuple[Bid, Bid] = state.bids  # type: ignore[assignment]
     pools = _week_pools(state)
-    dice = _dice_field(action, pools, die, rng)
-    successes = (count_successes(dice[0], die, target), count_successes(dice[1], die, target))
-    margin = abs(successes[0] - successes[1])
-    winner = None if margin == 0 else (0 if successes[0] > successes[1] else 1)
-    skilled = bool(winner is not None and state.armies[winner].general and state.armies[winner].general.skilled)
-    tier = victory_tier(margin, skilled)
-    maneuvers = tuple("attack" if state.switched[s] else bids[s].maneuver for s in (0, 1))
-    notes: list[str] = []
-    read_as = list(maneuvers)
+    dice: tuple[tuple[int, ...], tuple[int, ...]] | None
+    if "dice" in action:
+        dice = (tuple(action["dice"][0]), tuple(action["dice"][1]))
+    elif "successes" in action:
+        dice = None
+    else:
+        if rng is None:
+            raise BadArgument("step needs the game's random generator to roll")
+        dice = tuple(tuple(rng.randint(1, die) for _ in range(p.dice)) for p in pools)  # type: ignore[assignment]
+    if dice is not None:
+        successes = (count_successes(dice[0], die, target), count_successes(dice[1], die, target))
+    else:
+        successes = (action["successes"][0], action["successes"][1])
+    spans = _read(state, bids, state.switched, successes).ranges
+    given = action.get("ranges") or (None, None)
+    ranges: list[int | None] = []
     for s in (0, 1):
-        if (bids[s].maneuver == "defend" and "harassing_fire" in bids[s].stratagems and not state.switched[s]
-                and maneuvers[1 - s] in ("withdraw", "defend", "block")):
-            read_as[s] = "skirmish"
-            notes.append(f"AI-16 Harassing Fire: {state.armies[s].name} reads its result as Skirmish")
-    cells = tuple(result_cell(settings, tier, read_as[s], maneuvers[1 - s]) for s in (0, 1))
-    for s in (0, 1):
-        if cells[s].origin == "fallback" and cells[s].note not in notes:
-            notes.append(cells[s].note)
-    ranges = tuple(c.effect.casualties for c in cells)
-    rolled = tuple(_range_roll(action, s, ranges[s], rng) for s in (0, 1))
-    # AI-15 mitigation of the casualties each side takes.
-    mitigated = [0, 0]
-    for s in (0, 1):
-        strats = bids[s].stratagems
-        if (maneuvers[s] == "defend" and "hold_the_line" not in strats and successes[s] > successes[1 - s]
-                and maneuvers[1 - s] in ("skirmish", "attack")):
-            mitigated[s] += successes[s] - successes[1 - s]
-        if maneuvers[s] == "block" and "delay" in strats:
-            mitigated[s] += successes[s] // 2
-    taken = tuple(max(0, rolled[1 - s] - mitigated[s]) for s in (0, 1))
-    for s in (0, 1):
-        if mitigated[s] and rolled[1 - s]:
-            notes.append(f"AI-15: {state.armies[s].name} mitigates {min(mitigated[s], rolled[1 - s])} "
-                         f"of {rolled[1 - s]} casualties")
-        if "hold_the_line" in bids[s].stratagems:
-            notes.append(f"AI-16 Hold the Line: {state.armies[s].name} does not fall back and mitigates nothing")
-        for key in bids[s].stratagems:
-            strat = STRATAGEM_BY_KEY[key]
-            if strat.effect is None:
-                notes.append(f"AI-17: {state.armies[s].name}'s {strat.name}: {NO_EFFECT}")
-        if ("counter_attack" in bids[s].stratagems and "feint" in bids[1 - s].stratagems):
-            notes.append("AI-16: Counter Attack and Feint cancel each other")
-    damage, destroyed = list(state.damage), list(state.destroyed)
-    hits: list[tuple[tuple[int, int], ...]] = [(), ()]
-    for s in (0, 1):
-        first = state.rearguards[s] if maneuvers[s] == "withdraw" else state.vanguards[s]
-        damage[s], destroyed[s], hits[s] = _land(replace(state, damage=tuple(damage), destroyed=tuple(destroyed)),
-                                                 s, taken[s], first)
-    withdrew = [cells[s].effect.withdraw is True and maneuvers[s] == "withdraw" for s in (0, 1)]
-    for s in (0, 1):
-        if withdrew[s] and "last_stand" in bids[s].stratagems:
-            gone = (state.rearguards[s],) + pools[s].reinforcing
-            destroyed[s] = tuple(True if i in gone else d for i, d in enumerate(destroyed[s]))
-            notes.append(f"AI-16 Last Stand: {state.armies[s].name}'s rearguard and its reinforcing units "
-                         "are destroyed")
-        if withdrew[s] and "continuous_front" in bids[1 - s].stratagems:
-            notes.append(f"AI-16 Continuous Front: {state.armies[s].name} may not withdraw through the "
-                         "defended hex")
-    lost = tuple(tuple(state.armies[s].units[i].name for i in range(len(destroyed[s]))
-                       if destroyed[s][i] and not state.destroyed[s][i]) for s in (0, 1))
-    names = [a.name for a in state.armies]
-    vanguards = tuple(_next_line(state.armies[s], destroyed[s], state.vanguards[s]) for s in (0, 1))
-    rearguards = tuple(state.rearguards[s] if not destroyed[s][state.rearguards[s]] else vanguards[s]
-                       for s in (0, 1))
-    ended = ""
-    wiped = [all(destroyed[s]) for s in (0, 1)]
-    if wiped[0] and wiped[1]:
-        ended = "AI-15: both armies are destroyed"
-    elif wiped[0] or wiped[1]:
-        loser = 0 if wiped[0] else 1
-        ended = f"AI-15: {names[loser]} is destroyed — {names[1 - loser]} holds the field"
-    elif withdrew[0] or withdrew[1]:
-        who = " and ".join(names[s] for s in (0, 1) if withdrew[s])
-        ended = f"AI-15: {who} withdraws from the battle"
-    headline = (f"Week {state.week}: drawn combat ({successes[0]}–{successes[1]})" if winner is None else
-                f"Week {state.week}: {TIER_NAMES[tier].lower()} for {names[winner]} "
-                f"({successes[0]}–{successes[1]}, margin {margin})")
-    result = WeekResult(
-        week=state.week, maneuvers=maneuvers, read_as=tuple(read_as),  # type: ignore[arg-type]
-        stratagems=(bids[0].stratagems, bids[1].stratagems), pools=pools, dice=dice,
-        successes=successes, margin=margin, winner=winner, tier=tier, cells=cells,  # type: ignore[arg-type]
-        ranges=ranges, rolled=rolled, mitigated=tuple(mitigated), taken=taken,  # type: ignore[arg-type]
-        hits=tuple(hits), lost=lost, notes=tuple(notes), headline=headline, ended=ended)  # type: ignore[arg-type]
-    new = replace(state, damage=tuple(damage), destroyed=tuple(destroyed), vanguards=vanguards,
-                  rearguards=rearguards, weeks=state.weeks + (result,), bids=(None, None),
-                  switched=(False, False))  # type: ignore[arg-type]
-    if ended:
-        return replace(new, phase="over", outcome=ended)
+        span = spans[s]
+        if span is None or span[0] == span[1]:
+            ranges.append(given[s] if span is not None else None)
+        elif given[s] is not None:
+            ranges.append(given[s])
+        else:  # AI-12: a range is rolled uniformly
+            if rng is None:
+                raise BadArgument("step needs the game's random generator to roll")
+            ranges.append(rng.randint(span[0], span[1]))
+    result = resolve(state, bids, Rolls(successes, (ranges[0], ranges[1]), dice), state.switched)
+    new = replace(state, damage=result.damage, destroyed=result.destroyed, vanguards=result.vanguards,
+                  rearguards=result.rearguards, weeks=state.weeks + (result,), bids=(None, None),
+                  switched=(False, False))
+    if result.ended:
+        return replace(new, phase="over", outcome=result.ended, how=result.how)
     return replace(new, phase="bid", week=state.week + 1, phases_done=())
 
 
-def _leave(state: BattleState, action: Mapping[str, Any]) -> BattleState:
-    side = _side_field(action)
-    if not can_leave(state, side):
-        raise RuleError("AI-15", "an army may leave only by a successful Withdraw, a breakthrough "
-                                 "stratagem, or the week after its opponent skirmishes")
-    outcome = f"AI-15: {state.armies[side].name} leaves the battle (its opponent skirmished)"
-    return replace(state, phase="over", outcome=outcome)
+def _change_armies(state: BattleState, side: int, units: tuple[Unit, ...], damage: tuple[int, ...],
+                   destroyed: tuple[bool, ...], text: str) -> BattleState:
+    army = replace(state.armies[side], units=units)
+    armies = _set(state.armies, side, army)
+    new = replace(state, armies=armies, damage=_set(state.damage, side, damage),
+                  destroyed=_set(state.destroyed, side, destroyed))
+    vanguard, rearguard = _line_up(army, destroyed, state.vanguards[side], state.rearguards[side])
+    notes = _line_notes(new, side, (state.vanguards[side], state.rearguards[side]), (vanguard, rearguard), destroyed)
+    return replace(new, vanguards=_set(state.vanguards, side, vanguard),
+                   rearguards=_set(state.rearguards, side, rearguard),
+                   changes=state.changes + ((state.week, "; ".join([text] + notes)),))
 
 
-def _phase(state: BattleState, action: Mapping[str, Any]) -> BattleState:
-    index = action.get("index")
-    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(TURN_PHASES):
-        raise ActionError(f"There is no turn phase {index!r} (0 to {len(TURN_PHASES) - 1})")
-    done = set(state.phases_done) ^ {index}
-    return replace(state, phases_done=tuple(sorted(done)))
+def _describe_change(old: Unit, new: Unit) -> str:
+    parts = []
+    if old.name != new.name:
+        parts.append(f"name {old.name} → {new.name}")
+    for key in ("attack", "defense", "mobility", "armour", "size"):
+        if getattr(old, key) != getattr(new, key):
+            parts.append(f"{key} {getattr(old, key)} → {getattr(new, key)}")
+    if old.traits != new.traits:
+        parts.append(f"traits {', '.join(old.traits) or 'none'} → {', '.join(new.traits) or 'none'}")
+    return "; ".join(parts)
 
 
 def step(state: BattleState, action: Mapping[str, Any], rules: Mapping[str, Any] | None = None,
          rng: random.Random | None = None) -> BattleState:
-    """The state after ``action`` (see the module docstring). Never mutates ``state``."""
-    if not isinstance(action, Mapping):
-        raise ActionError("An action must be an object with a type")
-    kind = action.get("type")
+    """The state after ``action`` (see the module docstring). Never mutates ``state``.
+
+    Refuses exactly what :func:`normalize_action` refuses; a roll is resolved by
+    :func:`resolve`.
+    """
+    if rng is not None and not isinstance(rng, random.Random):
+        raise BadArgument("rng must be the game's random.Random")
+    action = normalize_action(state, action, rules)
+    kind = action["type"]
     if kind == "bid":
-        return _bid(state, action)
+        side = action["side"]
+        bid = Bid("", (), None, True) if action.get("sealed") else \
+            Bid(action["maneuver"], tuple(action["stratagems"]), action.get("rearguard"))
+        return replace(state, bids=_set(state.bids, side, bid))
     if kind == "reveal":
-        return _reveal(state)
+        return replace(state, phase="revealed")
     if kind == "counter_attack":
-        return _counter(state, action)
+        return replace(state, switched=_set(state.switched, action["side"], True))
     if kind == "roll":
-        return _roll(state, action, rng)
+        return _after_roll(state, action, rng)
     if kind == "leave":
-        return _leave(state, action)
-    if kind == "phase":
-        return _phase(state, action)
-    raise ActionError(f"Unknown action type {kind!r}")
+        name = state.armies[action["side"]].name
+        return replace(state, phase="over", outcome=f"AI-15: {name} leaves the battle (its opponent skirmished)",
+                       how=f"{name} left the battle")
+    if kind == "join":
+        side = action["side"]
+        unit = _unit(action["unit"])
+        army = state.armies[side]
+        return _change_armies(state, side, army.units + (unit,), state.damage[side] + (0,),
+                              state.destroyed[side] + (False,), f"{unit.name} joins {army.name}")
+    if kind == "correct":
+        side, index = action["side"], action["index"]
+        army = state.armies[side]
+        unit = _unit(action["unit"])
+        damage = state.damage[side]
+        if not unit.size:
+            damage = _set(damage, index, 0)  # only size carries damage (AI-14)
+        text = f"{army.name}: {army.units[index].name} corrected ({_describe_change(army.units[index], unit)})"
+        return _change_armies(state, side, _set(army.units, index, unit), damage, state.destroyed[side], text)
+    done = set(state.phases_done) ^ {action["index"]}
+    return replace(state, phases_done=tuple(sorted(done)))
 
 
 def describe(state: BattleState, action: Mapping[str, Any]) -> str:
     """A short history label. A bid's label never names its maneuver (AI-7): the history is
     on screen while the other side declares."""
+    state = _state(state)
     if not isinstance(action, Mapping):
         return "Unknown action"
     kind = action.get("type")
     prefix = f"Week {state.week} · "
-    name = (lambda s: state.armies[s].name if s in (0, 1) and not isinstance(s, bool) else "?")
+    side = action.get("side")
+    name = state.armies[side].name if side in (0, 1) and isinstance(side, int) and not isinstance(side, bool) else "?"
     if kind == "bid":
-        return f"{prefix}{name(action.get('side'))} declares in secret"
+        return f"{prefix}{name} declares in secret"
     if kind == "reveal":
         return f"{prefix}both bids revealed"
     if kind == "counter_attack":
-        return f"{prefix}{name(action.get('side'))} counter-attacks"
+        return f"{prefix}{name} counter-attacks (AI-16)"
     if kind == "roll":
-        return f"{prefix}roll"
+        entered = "dice" in action or "successes" in action
+        label = f"{prefix}{'dice entered' if entered else 'roll'}"
+        return label + (" (kept as played before the AI-19 ruling)" if state.old_rulings else "")
     if kind == "leave":
-        return f"{prefix}{name(action.get('side'))} leaves the battle"
+        return f"{prefix}{name} leaves the battle"
+    if kind == "join":
+        unit = action.get("unit")
+        uname = unit.get("name") if isinstance(unit, Mapping) and isinstance(unit.get("name"), str) else "a unit"
+        return f"{prefix}{uname} joins {name}"
+    if kind == "correct":
+        index = action.get("index")
+        units = state.armies[side].units if name != "?" else ()
+        uname = units[index].name if isinstance(index, int) and not isinstance(index, bool) \
+            and 0 <= index < len(units) else "a unit"
+        return f"{prefix}{name}: {uname} corrected"
     if kind == "phase":
         index = action.get("index")
-        label = TURN_PHASES[index] if isinstance(index, int) and 0 <= index < len(TURN_PHASES) else "?"
+        label = TURN_PHASES[index] if isinstance(index, int) and not isinstance(index, bool) \
+            and 0 <= index < len(TURN_PHASES) else "?"
         return f"{prefix}turn phase: {label}"
     return "Unknown action"
 
 
 def status(state: BattleState) -> str:
-    """What the table waits for, in one sentence."""
+    """What the table waits for, in one sentence (true for a spectator's copy too)."""
+    state = _state(state)
     names = [a.name for a in state.armies]
     if state.phase == "over":
         return state.outcome
     if state.phase == "revealed":
+        if state.spectator:
+            return f"Week {state.week}: both bids are revealed; waiting for the roll"
         return f"Week {state.week}: bids revealed — roll the dice (AI-8)"
+    declared = [names[s] for s in (0, 1) if state.bids[s] is not None]
     waiting = [names[s] for s in (0, 1) if state.bids[s] is None]
-    return f"Week {state.week}: waiting for {' and '.join(waiting)} to declare (AI-7)" if waiting else \
-        f"Week {state.week}: both sides have declared — reveal together (AI-7)"
+    if not waiting:
+        return f"Week {state.week}: both armies have declared; waiting for the reveal (AI-7)"
+    if state.spectator:
+        if declared:
+            return f"Week {state.week}: {declared[0]} has declared; waiting for {waiting[0]} (AI-7)"
+        return f"Week {state.week}: waiting for the bids (AI-7)"
+    return f"Week {state.week}: waiting for {' and '.join(waiting)} to declare (AI-7)"
+
+
+def standing(state: BattleState) -> str:
+    """Where the battle stands in a few words, for the list of saves: "Week 3 · Jibril 3rd
+    Corps 4 units, Zone Army 2"; when it is over, how it ended ("Over in week 4 · Zone Army
+    fell back")."""
+    state = _state(state)
+    if state.phase == "over":
+        week = state.weeks[-1].week if state.weeks else state.week
+        return f"Over in week {week} · {state.how or state.outcome}"
+    counts = [len(state.alive(s)) for s in (0, 1)]
+    first = f"{state.armies[0].name} {counts[0]} unit{'s' if counts[0] != 1 else ''}"
+    return f"Week {state.week} · {first}, {state.armies[1].name} {counts[1]}"
+
+
+def undo_warning(game: Game, position: int) -> str | None:
+    """AI-7 ruling: what the table must hear before going back to ``position``: undoing past
+    a reveal lets a side bid again knowing the other's choice, so both generals are asked
+    first. ``None`` when nothing revealed would be undone."""
+    if not isinstance(game, Game) or game.kind != KIND:
+        raise BadArgument(f"Not a battle game: {type(game).__name__}")
+    position = _int(position, "The history position", 0, len(game.actions))
+    if position >= game.position:
+        return None
+    weeks = []
+    week = 1
+    for index, action in enumerate(game.actions[: game.position]):
+        kind = action.get("type") if isinstance(action, Mapping) else None
+        if kind == "reveal" and index >= position:
+            weeks.append(week)
+        if kind == "roll":
+            week += 1
+    if not weeks:
+        return None
+    which = f"week {weeks[0]}" if len(weeks) == 1 else "weeks " + ", ".join(map(str, weeks))
+    return (f"Both bids of {which} were seen (AI-7). Undoing lets a side bid again knowing the other's choice. "
+            "Undo anyway?")
 
 
 def public_game(game: Game) -> Game:
-    """A spectator's copy: no bid that has not been revealed, no seed, dice as rolled.
+    """A spectator's copy: ``"spectator": true`` in its setup, no bid that has not been
+    revealed (a declared one is a sealed placeholder: who declared is public, what is
+    not), no seed, no redo stack, dice as rolled.
 
-    Bids are kept only when the week's reveal is among the actions in force; the
-    redo stack is dropped; each roll carries the dice and casualty rolls it made,
-    so the copy replays the same battle with seed 0 and cannot foretell later dice.
+    Each roll carries the dice (or entered successes) and the casualty range rolls it
+    made, so the copy replays the same battle with seed 0 and cannot foretell later
+    dice; joins, corrections, Counter Attacks, leaves and ticks are public and kept.
     """
-    from .game import replay
+    from .game import replay, thaw
 
+    if not isinstance(game, Game) or game.kind != KIND:
+        raise BadArgument(f"Not a battle game: {type(game).__name__}")
     acts = list(game.actions[: game.position])
     state = replay(game)
     rolls = iter(state.weeks)
     kept: list[dict[str, Any]] = []
     pending: list[dict[str, Any]] = []
     for action in acts:
-        kind = action.get("type") if isinstance(action, Mapping) else None
+        kind = action.get("type")
         if kind == "bid":
-            pending.append({k: action[k] for k in ("type", "side", "maneuver", "stratagems") if k in action})
+            pending.append(thaw(action))
             continue
         if kind == "reveal":
             kept.extend(pending)
@@ -1269,10 +2106,95 @@ def public_game(game: Game) -> Game:
             kept.append({"type": "reveal"})
         elif kind == "roll":
             week = next(rolls)
-            kept.append({"type": "roll", "dice": [list(d) for d in week.dice],
-                         "ranges": [week.rolled[s] if week.ranges[s] else 0 for s in (0, 1)]})
-        elif kind in ("counter_attack", "leave"):
-            kept.append({"type": kind, "side": action.get("side")})
-        elif kind == "phase":
-            kept.append({"type": "phase", "index": action.get("index")})
-    return replace(game, seed=0, actions=tuple(kept), position=len(kept), _tip=None)
+            out: dict[str, Any] = {"type": "roll"}
+            if week.dice is not None:
+                out["dice"] = [list(d) for d in week.dice]
+            else:
+                out["successes"] = list(week.successes)
+            ranges = [week.rolled[s] if week.ranges[s] else None for s in (0, 1)]
+            if ranges != [None, None]:
+                out["ranges"] = ranges
+            kept.append(out)
+        else:
+            kept.append(thaw(action))
+    kept.extend({"type": "bid", "side": b["side"], "sealed": True} for b in pending)
+    setup = thaw(game.setup)
+    setup["spectator"] = True
+    return replace(game, seed=0, setup=setup, actions=tuple(kept), position=len(kept), _tip=None)
+
+
+# ---------------------------------------------------------------------------
+# Games saved before the AI-16/AI-19 rulings (save schema 2, "2" links)
+
+_OLD_COPY_SHAPES = {"reveal": {"type"}, "counter_attack": {"type", "side"}, "leave": {"type", "side"},
+                    "phase": {"type", "index"}}
+
+
+def _looks_like_old_copy(data: Mapping[str, Any]) -> bool:
+    """Whether an old game is a spectator's copy as the earlier ``public_game`` made them:
+    seed 0, no redo stack, only revealed bids, every roll with its dice and range rolls."""
+    actions = data.get("actions")
+    if data.get("seed") != 0 or not isinstance(actions, list) or data.get("position", len(actions)) != len(actions):
+        return False
+    pending = 0
+    for action in actions:
+        if not isinstance(action, Mapping):
+            return False
+        kind = action.get("type")
+        if kind == "bid":
+            pending += 1
+            continue
+        if kind == "reveal":
+            pending = 0
+        if kind == "roll":
+            if set(action) != {"type", "dice", "ranges"}:
+                return False
+        elif kind in _OLD_COPY_SHAPES and set(action) != _OLD_COPY_SHAPES[kind]:
+            return False
+        elif kind not in _OLD_COPY_SHAPES and kind != "roll":
+            return False
+    return pending == 0
+
+
+def _replayed(data: Mapping[str, Any], setup: Mapping[str, Any]) -> Any:
+    """The weeks and ending of the whole game ``data`` with ``setup``, or None if it does not replay."""
+    from .game import Game as _Game, replay, validate
+
+    try:
+        actions = tuple(data["actions"])
+        game = validate(_Game(KIND, data["seed"], data.get("rules") or {}, setup, actions, len(actions)))
+        final = replay(game)
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return None
+    weeks = tuple((w.dice, w.successes, w.rolled, w.taken, w.lost, w.ended) for w in final.weeks)
+    return weeks, final.phase, final.outcome, final.destroyed
+
+
+def upgrade(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A battle saved or shared before save schema 3, made to replay as it was played.
+
+    * An old spectator's copy (seed 0, every roll carrying its dice, only revealed
+      bids — the shape the earlier :func:`public_game` made) gets ``"spectator": true``.
+    * Where the AI-16 prerequisites, AI-16's Covering Fire, the AI-14 "armour or size"
+      ruling or the AI-19 fallback would change (or refuse) the game's replay, its
+      setup gets ``"old_rulings": true``: the game keeps the rules it was played with,
+      and its history and log say so (:data:`OLD_RULINGS_NOTE`). A game those rulings
+      do not touch is left as it is.
+    """
+    if not isinstance(data, Mapping):
+        raise BadArgument(f"An old game is an object with its kind, seed, rules, setup and actions "
+                          f"(got {type(data).__name__})")
+    out = dict(data)
+    setup = out.get("setup")
+    if not isinstance(setup, Mapping):
+        return out
+    setup = dict(setup)
+    if _looks_like_old_copy(out):
+        setup["spectator"] = True
+    if "old_rulings" not in setup:
+        now = _replayed(out, setup)
+        if now is None or now != _replayed(out, {**setup, "old_rulings": True}):
+            if _replayed(out, {**setup, "old_rulings": True}) is not None:
+                setup["old_rulings"] = True
+    out["setup"] = setup
+    return out

@@ -105,7 +105,13 @@ MATCHUPS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = MappingProxyTy
 
 
 def matchup(own: str, other: str) -> str:
-    """AI-13: ``"strong"``, ``"weak"`` or ``""`` — how ``own`` fares against ``other``."""
+    """AI-13: ``"strong"``, ``"weak"`` or ``""`` — how ``own`` fares against ``other``.
+
+    Raises ``ValueError`` for a name that is not one of :data:`MANEUVERS`.
+    """
+    for name in (own, other):
+        if not isinstance(name, str) or name not in MATCHUPS:
+            raise ValueError(f"AI-13: unknown maneuver {name!r} (maneuvers: {', '.join(MANEUVERS)})"[:200])
     strong, weak = MATCHUPS[own]
     if other in strong:
         return "strong"
@@ -133,3 +139,7 @@ JIBRIL_DIVISION: Mapping[str, object] = MappingProxyType({
     "name": "Jibril Armoured Infantry Division", "attack": 5, "defense": 6, "mobility": 2,
     "traits": ("infantry", "line"), "armour": 0, "size": 0,
 })
+
+#: What the board says where the preset is added (issue 22): the source's words, and its gap.
+JIBRIL_NOTE = ("The source calls Jibril soldiers armoured and able to take more punishment, but gives no "
+               "armour or size number: as given, one casualty destroys a division (HR-AI-1).")

@@ -46,10 +46,9 @@ class HandError(ValueError):
 
 def category_index(category: str) -> int:
     """CMP-8: the position of ``category`` in :data:`CATEGORIES` (0 = straight flush)."""
-    try:
+    if isinstance(category, str) and category in _STRENGTH:
         return CATEGORIES.index(category)
-    except ValueError:
-        raise ValueError(f"Not a poker hand category: {category!r}") from None
+    raise HandError(f"Not a poker hand category: {category!r} (one of {', '.join(CATEGORIES)})")
 
 
 def _plural(rank: int) -> str:
@@ -86,12 +85,12 @@ class Hand:
 
     def __init__(self, category: str, cards: Iterable[Card | str], ranks: Iterable[int]):
         """A hand from its parts (checked against each other); :func:`best_hand` is the usual way."""
-        cards = tuple(_card(c) for c in cards)
-        ranks = tuple(int(r) for r in ranks)
-        if category not in _STRENGTH:
-            raise HandError(f"Not a poker hand category: {category!r}")
+        if not isinstance(category, str) or category not in _STRENGTH:
+            raise HandError(f"Not a poker hand category: {category!r} (one of {', '.join(CATEGORIES)})")
+        cards = _cards(cards)
+        ranks = _ranks(ranks)
         if len(cards) != 5 or len(ranks) != 5:
-            raise HandError("A poker hand has exactly five cards")
+            raise HandError("A poker hand has exactly five cards and five ranks")
         found = best_hand(cards)
         if found.category != category or found.ranks != ranks:
             raise HandError(f"{' '.join(c.label for c in cards)} is {found}, not {category} {ranks}")
@@ -220,6 +219,29 @@ def _card(item: object) -> Card:
         raise HandError(str(err)) from None
 
 
+def _cards(cards: object) -> tuple[Card, ...]:
+    """``cards`` (Card values or tokens, in any iterable but one text) as a tuple of Cards."""
+    if isinstance(cards, (str, Card)) or cards is None:
+        raise HandError('Give the cards as a list, e.g. parse_cards("AS KH 10D 9C 2S") '
+                        f"(got {type(cards).__name__})")
+    try:
+        items = tuple(cards)  # type: ignore[arg-type]
+    except TypeError:
+        raise HandError(f"Not a list of cards: {type(cards).__name__} (give cards like AS KH 10D)") from None
+    return tuple(_card(c) for c in items)
+
+
+def _ranks(ranks: object) -> tuple[int, ...]:
+    """Five ranks as whole numbers from 2 to 14 (ace high)."""
+    try:
+        items = tuple(ranks)  # type: ignore[arg-type]
+    except TypeError:
+        raise HandError("The ranks must be a list of five whole numbers from 2 to 14") from None
+    if not all(isinstance(r, int) and not isinstance(r, bool) and 2 <= r <= 14 for r in items):
+        raise HandError("The ranks must be whole numbers from 2 (two) to 14 (ace)")
+    return tuple(int(r) for r in items)
+
+
 def best_hand(cards: Iterable[Card | str]) -> Hand:
     """CMP-7/CMP-8: the best five-card poker hand among 5 to 52 distinct cards.
 
@@ -227,14 +249,20 @@ def best_hand(cards: Iterable[Card | str]) -> Hand:
     Raises :class:`HandError` (a ``ValueError``) for fewer than five cards, a card
     given twice, or something that is not a card.
     """
-    if isinstance(cards, str):
-        raise HandError('Give the cards as a list, e.g. parse_cards("AS KH 10D 9C 2S")')
-    cards = tuple(cards)
+    if isinstance(cards, (str, Card)) or cards is None:
+        raise HandError('Give the cards as a list, e.g. parse_cards("AS KH 10D 9C 2S") '
+                        f"(got {type(cards).__name__})")
+    try:
+        cards = tuple(cards)
+    except TypeError:
+        raise HandError(f"Not a list of cards: {type(cards).__name__} (give cards like AS KH 10D)") from None
     if len(cards) < 5:
         raise HandError(f"A poker hand needs at least five cards (got {len(cards)})")
     s0 = s1 = s2 = s3 = 0
     try:
         for card in cards:
+            if card.__class__ is not _Card:
+                raise AttributeError  # a token, or not a card at all: the slow path says which
             bit = 1 << card.rank
             suit = card.suit
             if suit is _S:
@@ -265,6 +293,7 @@ def best_hand(cards: Iterable[Card | str]) -> Hand:
 
 
 _S, _H, _D, _C = _SUITS
+_Card = Card
 
 
 def _evaluate(cards: tuple, s0: int, s1: int, s2: int, s3: int) -> Hand:

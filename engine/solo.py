@@ -41,11 +41,12 @@ from typing import Any, Mapping
 
 from . import conflict as oic
 from .cards import Card, Suit, full_deck
+from .conflict import ArgumentError
 
 __all__ = [
     "LEVELS", "LEVEL_LABELS", "HARD_SAMPLES", "Decision", "Observation",
     "controllers", "app_level", "to_act", "app_turn", "undo_target", "observe", "decide",
-    "decide_observed", "normal_play", "normal_discard",
+    "decide_observed", "normal_play", "normal_discard", "MAX_SAMPLES",
 ]
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
@@ -78,11 +79,30 @@ _RANK = tuple(int(card.rank) for card in _DECK)
 # Who plays which side
 
 
+def _side_number(side: Any) -> int:
+    if isinstance(side, bool) or not isinstance(side, int) or side not in (0, 1):
+        raise ArgumentError(f"There is no side {side!r} (sides are 0 and 1)")
+    return side
+
+
+def _game(game: Any):
+    from .game import Game
+
+    if not isinstance(game, Game) or game.kind != oic.KIND:
+        raise ArgumentError(f"Not a conflict game: {type(game).__name__} (make one with new_game)")
+    return game
+
+
 def controllers(setup: Mapping[str, Any]) -> tuple[str | None, str | None]:
     """The level of the app on each side of a (normalized) setup, ``None`` for people."""
-    out = []
-    for side in setup.get("sides", ())[:2]:
-        out.append(side.get("level", "normal") if side.get("controller") == "app" else None)
+    if not isinstance(setup, Mapping):
+        raise ArgumentError(f"Not a conflict setup: {type(setup).__name__}")
+    sides = setup.get("sides", ())
+    out: list[str | None] = []
+    for side in list(sides)[:2] if isinstance(sides, (list, tuple)) else ():
+        app = isinstance(side, Mapping) and side.get("controller") == "app"
+        level = side.get("level", "normal") if app else None
+        out.append(level if level in LEVELS or level is None else "normal")
     while len(out) < 2:
         out.append(None)
     return out[0], out[1]
@@ -90,7 +110,7 @@ def controllers(setup: Mapping[str, Any]) -> tuple[str | None, str | None]:
 
 def app_level(setup: Mapping[str, Any], side: int) -> str | None:
     """The app's level on *side*, or ``None`` when people play it."""
-    return controllers(setup)[side]
+    return controllers(setup)[_side_number(side)]
 
 
 def to_act(state: oic.ConflictState) -> tuple[int, int] | None:
@@ -99,7 +119,7 @@ def to_act(state: oic.ConflictState) -> tuple[int, int] | None:
     Discards go the aggressor's players first, then the defender's (the table's order);
     ``None`` when no one is to act (between rounds, or the conflict is over).
     """
-    if state.phase == "discard":
+    if oic._state(state).phase == "discard":
         for s in (state.aggressor, 1 - state.aggressor):
             for p, done in enumerate(state.discarded[s]):
                 if not done:
@@ -117,12 +137,13 @@ def app_turn(game: Any, state: oic.ConflictState | None = None) -> tuple[int, st
     tap), when the conflict is over, in table-deck mode, or while the game shows an
     earlier point of its history (the app never overwrites the redo stack by itself).
     """
-    if game.position != len(game.actions):
+    if _game(game).position != len(game.actions):
         return None
     if state is None:
         from .game import replay
 
         state = replay(game)
+    oic._state(state)
     if state.deck_mode != "app":
         return None
     who = to_act(state)
@@ -138,7 +159,7 @@ def undo_target(game: Any) -> int | None:
     The app's own moves (actions with a ``"why"``) after it are undone too, or the app
     would only make them again. ``None`` when no action of a person is in force.
     """
-    for index in range(game.position - 1, -1, -1):
+    for index in range(_game(game).position - 1, -1, -1):
         if "why" not in game.actions[index]:
             return index
     return None
@@ -173,6 +194,9 @@ class Observation:
     hand_sizes: tuple[tuple[int, ...], ...]
     pile_sizes: tuple[tuple[int, int], ...]  # (draw pile, discard pile) per deck
     hands: tuple[tuple[Card, ...], ...]  # the app's own side, per player
+    #: How its "why" names the other side's cards: "your " when people play it (the app
+    #: talks to them), "<side>'s " when the app plays both sides. Not part of :meth:`key`.
+    rival: str = "your "
 
     @property
     def settings(self) -> dict[str, Any]:
@@ -201,8 +225,8 @@ class Observation:
 
 def observe(state: oic.ConflictState, side: int) -> Observation:
     """What the app playing *side* may know in *state* (see :class:`Observation`)."""
-    if side not in (0, 1):
-        raise ValueError(f"There is no side {side!r} (sides are 0 and 1)")
+    oic._state(state)
+    _side_number(side)
     results = tuple((r.winner, r.suit.letter if r.suit else "", r.delta) for r in state.results)
     return Observation(
         side=side, rules=state.rules, scope=state.scope, sides=state.sides, deck_mode=state.deck_mode,
@@ -211,6 +235,7 @@ def observe(state: oic.ConflictState, side: int) -> Observation:
         hand_sizes=tuple(tuple(len(h) for h in hands) for hands in state.hands),
         pile_sizes=tuple((len(d), len(x)) for d, x in zip(state.draw_piles, state.discard_piles)),
         hands=tuple(state.hands[side]),
+        rival="your " if state.levels[1 - side] is None else f"{state.sides[1 - side].name}'s ",
     )
 
 
@@ -240,21 +265,49 @@ def decide(state: oic.ConflictState, side: int, level: str = "normal",
     play phase, *side* to play: a play or a pass. Raises ``ValueError`` when *side*
     has nothing to decide. Uses only :func:`observe` (the app never peeks).
     """
-    if level not in LEVELS:
-        raise ValueError(f"Unknown level {level!r} (levels are {', '.join(LEVELS)})")
+    oic._state(state)
+    _side_number(side)
+    _level(level)
     if state.deck_mode != "app":
-        raise ValueError("The app cannot hold real cards: it plays only with the app deck")
+        raise ArgumentError("The app cannot hold real cards: it plays only with the app deck")
     obs = observe(state, side)
     return decide_observed(obs, level, samples)
 
 
+#: Hard may imagine at most this many deals per decision (a caller's ``samples``).
+MAX_SAMPLES = 10_000
+
+
+def _level(level: Any) -> str:
+    if not isinstance(level, str) or level not in LEVELS:
+        raise ArgumentError(f"Unknown level {level!r} (levels are {', '.join(LEVELS)})")
+    return level
+
+
+def _samples(samples: Any) -> int | None:
+    if samples is None:
+        return None
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
+        raise ArgumentError(f"The number of samples must be a whole number from 1 to {MAX_SAMPLES:,} "
+                            f"(got {samples!r})")
+    return samples
+
+
+def _observation(obs: Any) -> Observation:
+    if not isinstance(obs, Observation):
+        raise ArgumentError(f"Not an observation: {type(obs).__name__} (make one with observe)")
+    return obs
+
+
 def decide_observed(obs: Observation, level: str = "normal", samples: int | None = None) -> Decision:
     """:func:`decide` on an observation."""
-    side = obs.side
+    side = _observation(obs).side
+    _level(level)
+    samples = _samples(samples)
     if obs.phase == "discard":
         player = next((p for p, done in enumerate(obs.discarded[side]) if not done), None)
         if player is None:
-            raise ValueError(f"{obs.sides[side].name} has already discarded this round")
+            raise ArgumentError(f"{obs.sides[side].name} has already discarded this round")
         if level == "easy":
             cards, why = _easy_discard(obs, player, _rng(obs, level, f"discard{player}"))
         else:
@@ -262,7 +315,7 @@ def decide_observed(obs: Observation, level: str = "normal", samples: int | None
         action = {"type": "discard", "side": side, "player": player, "cards": [str(c) for c in cards]}
         return _decision(action, why, level)
     if obs.phase != "play" or obs.turn != side:
-        raise ValueError(f"It is not {obs.sides[side].name}'s turn to play")
+        raise ArgumentError(f"It is not {obs.sides[side].name}'s turn to play")
     ctx = _Round(obs)
     legal = [(c, pl) for c, pl in ctx.mine if ctx.allowed(c)]
     if not legal:
@@ -290,7 +343,7 @@ def _decision(action: dict[str, Any], why: str, level: str) -> Decision:
 
 
 def _your(obs: Observation) -> str:
-    return "your "
+    return obs.rival
 
 
 def _play_decision(obs: Observation, player: int, card: int, why: str, level: str) -> Decision:
@@ -319,6 +372,9 @@ def _sizes(obs: Observation, side: int, player: int) -> dict[Suit, int]:
 
 def normal_discard(obs: Observation, player: int) -> tuple[list[Card], str]:
     """Normal (and Hard): throw away every card it cannot use (OIC-5), keep the rest."""
+    _observation(obs)
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(obs.hands):
+        raise ArgumentError(f"There is no player {player!r} on {obs.sides[obs.side].name}")
     sizes = _sizes(obs, obs.side, player)
     hand = obs.hands[player]
     dead = [c for c in hand if not oic.is_usable(c, sizes[c.suit])]
@@ -552,11 +608,16 @@ def _pick(t: _Table, side: int, cards: list[int], current: int | None, first: in
 
 def normal_play(obs: Observation, ctx: _Round | None = None) -> tuple[int, int, str]:
     """Normal: (player, card index, why) — see the module docstring. Requires a playable card."""
+    _observation(obs)
+    if ctx is not None and (not isinstance(ctx, _Round) or ctx.obs is not obs):
+        raise ArgumentError("normal_play's round context must be the one made for this observation")
+    if obs.phase != "play" or obs.turn != obs.side:
+        raise ArgumentError(f"It is not {obs.sides[obs.side].name}'s turn to play")
     ctx = ctx or _Round(obs)
     cards = [c for c, _ in ctx.mine]
     index = _pick(ctx.t, obs.side, cards, ctx.current, ctx.first)
     if index is None:
-        raise ValueError("no card can be played")
+        raise ArgumentError("no card can be played")
     card, player = ctx.mine[index]
     return player, card, _normal_why(obs, ctx, cards, card)
 
@@ -583,7 +644,8 @@ def _normal_why(obs: Observation, ctx: _Round, cards: list[int], card: int) -> s
         what += " and keeps its face cards"
     worth = t.end_worth(side, _SUIT[card], ctx.first)
     if worth > 0.5 and _SUIT[card] != ctx.first:
-        what += f"; if it stands, you lose a point in {suit.noun}"
+        loser = "you lose" if obs.rival == "your " else f"{obs.sides[obs.opponent].name} loses"
+        what += f"; if it stands, {loser} a point in {suit.noun}"
     elif worth > 0.5:
         what += f"; if it stands, it gains a point in {suit.noun}"
     return what

@@ -1,18 +1,28 @@
 // PyScript's `interpreter` module (web/build.py writes it to vendor/pyodide/boot.mjs; PyScript
 // takes Pyodide's indexURL from this file's folder). It is Pyodide's own loader, except that
-// on a device that has a memory snapshot of this very app version, Pyodide build and
-// browser, it restores the snapshot instead of starting CPython (issue 10;
-// docs/ARCHITECTURE.md, Start-up). Nothing here may ever stop the app from booting: a
-// missing, stale, refused or broken snapshot means the normal boot, without a word.
+// it loads the standard library cut to what the app imports (issue 19: `stdLibURL`, the
+// full library stays beside it as the fallback of its `sitecustomize`), and that on a
+// device that has a memory snapshot of this very app version, Pyodide build and browser,
+// it restores the snapshot instead of starting CPython (issue 10; docs/ARCHITECTURE.md,
+// Start-up). Nothing here may ever stop the app from booting: a missing, stale, refused
+// or broken snapshot means the normal boot, without a word.
+//
+// Performance marks: ct:pyodide-start (the loader is called), ct:pyodide-ready (Python runs).
 //
 // <html data-snapshot>: "used" (booted from a snapshot), "none" (none stored for this
 // version), "failed" (restore failed: booted normally, the snapshot is dropped), "off".
 // <html data-snapshot-made>: what the background maker does: "making", then "stored",
-// "refused" or "failed".
+// "refused" or "failed"; "not needed" when it had nothing to do (a snapshot was used, the
+// switch is off, or this version's restore failed before).
 export const version = "__PYODIDE_VERSION__";
 /** This app version + Pyodide build (web/build.py); the browser is added below. */
 const KEY = "__SNAPSHOT_KEY__";
 const CACHE = "ct-snapshot"; // not "conflict-table-…": the service worker prunes those
+/** The standard library the app loads (web/build.py STDLIB_CUT), beside this module. */
+const STDLIB = new URL("./__STDLIB_CUT__", import.meta.url).href;
+/** Modules imported only after the first render (web/build.py STDLIB_LATER). */
+const STDLIB_LATER = new URL("./__STDLIB_LATER__", import.meta.url).href;
+let interpreter = null; // the page's Pyodide, once loaded
 /** Pyodide's lock file (no packages), inline: one request fewer before Python starts. */
 const LOCK = __PYODIDE_LOCK__;
 /** Pyodide cannot restore a heap that grew past its initial size (pyodide issue 6254). */
@@ -55,15 +65,16 @@ async function failedBefore() {
 // the time PyScript asks for the interpreter.
 const stored = read();
 
-export async function loadPyodide(options = {}) {
+async function boot(options) {
+  performance.mark("ct:pyodide-start");
   const [{ loadPyodide: load }, snapshot] = await Promise.all([import("./pyodide.mjs"), stored]);
-  if (!options.lockFileURL && !options.lockFileContents) options = { ...options, lockFileContents: LOCK };
+  const ready = (pyodide) => { performance.mark("ct:pyodide-ready"); interpreter = pyodide; return pyodide; };
   if (snapshot) {
     try {
       const pyodide = await load({ ...options, _loadSnapshot: snapshot });
       pyodide.runPython("import js, sys, random"); // the restored interpreter works
       root.dataset.snapshot = "used";
-      return pyodide;
+      return ready(pyodide);
     } catch (error) {
       console.info("Conflict Table: the start-up snapshot could not be restored; starting normally.", error);
       root.dataset.snapshot = "failed";
@@ -72,13 +83,56 @@ export async function loadPyodide(options = {}) {
   } else {
     root.dataset.snapshot = enabled ? "none" : "off";
   }
-  return load(options);
+  return ready(await load(options));
+}
+
+// Pyodide starts as soon as this module runs (shell.js imports it from the head), not when
+// PyScript asks for it: PyScript first sets itself up (its modules, its IndexedDB package
+// cache), and meanwhile the wasm compiles and CPython starts. PyScript's own request then
+// takes this interpreter and sets its output streams on it; a request with other loader
+// options (not this app's) gets an interpreter of its own.
+const INDEX = new URL("./", import.meta.url).href;
+const OPTIONS = { indexURL: INDEX, lockFileContents: LOCK, stdLibURL: STDLIB };
+let early = boot(OPTIONS);
+early.catch(() => {}); // reported when PyScript asks for it
+
+export async function loadPyodide(options = {}) {
+  const { stdout, stderr, indexURL, ...other } = options;
+  const same = !indexURL || new URL(indexURL.replace(/\/?$/, "/"), location.href).href === INDEX;
+  if (early && same && Object.keys(other).length === 0) {
+    const pyodide = await early;
+    early = null;
+    if (stdout) pyodide.setStdout({ batched: stdout });
+    if (stderr) pyodide.setStderr({ batched: stderr });
+    return pyodide;
+  }
+  return boot({ ...OPTIONS, ...options });
+}
+
+// At the first quiet moment after ready (static/shell.js): put the later zip (the modules
+// only the Share drawer, file import … need) where the fallback finder of the cut
+// (web/stdlib_fallback.py, the `sitecustomize` of the cut) looks for it, so those imports
+// never wait for the network. Anything that goes wrong is silent: the finder then fetches
+// it itself when a module of it is first imported.
+export async function prefetchLater() {
+  try {
+    if (!interpreter) return;
+    const path = interpreter.runPython("getattr(__import__('sitecustomize'), 'LATER_PATH', '')");
+    if (!path || interpreter.FS.analyzePath(path).exists) return;
+    const response = await fetch(STDLIB_LATER);
+    if (!response.ok) return;
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (!interpreter.FS.analyzePath(path).exists) interpreter.FS.writeFile(path, bytes);
+  } catch { /* the finder fetches it when needed */ }
 }
 
 // After the first ready, at an idle moment (static/shell.js): make this device's snapshot
 // in a worker if there is none for this version. Resolves to what happened.
 export async function makeSnapshotInBackground() {
-  if (!enabled || root.dataset.snapshot !== "none" || await failedBefore()) return "not needed";
+  if (!enabled || root.dataset.snapshot !== "none" || await failedBefore()) {
+    root.dataset.snapshotMade = "not needed";
+    return "not needed";
+  }
   return new Promise((resolve) => {
     let worker;
     const done = (result) => {
@@ -94,9 +148,13 @@ export async function makeSnapshotInBackground() {
       return done("failed");
     }
     worker.onerror = () => done("failed");
-    worker.onmessage = ({ data }) => done(data.result);
+    worker.onmessage = ({ data }) => {
+      if (data.error) console.info(`Conflict Table: no start-up snapshot (${data.result}): ${data.error}`);
+      done(data.result);
+    };
     worker.postMessage({
-      indexURL: new URL("./", import.meta.url).href,
+      indexURL: INDEX,
+      stdLibURL: STDLIB,
       appZip: new URL("../../app.zip", import.meta.url).href,
       lock: LOCK, cache: CACHE, entry, maxBytes: MAX_BYTES, minFreeBytes: MIN_FREE_BYTES,
     });

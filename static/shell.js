@@ -111,14 +111,38 @@ function whenReady(callback) {
 }
 
 // A memory snapshot for the next start (docs/ARCHITECTURE.md, Start-up): made in a worker
-// once Python is ready and the page is idle; anything that goes wrong is silent.
-// Only once Python is ready (however long that took): a page that never became ready
-// makes none.
-function afterReady(callback) {
-  if (root.dataset.ready === "true") idle(callback);
-  else document.addEventListener("ct:ready", () => idle(callback), { once: true });
+// once Python is ready and the person is not using the page; anything that goes wrong is
+// silent. Only once Python is ready (however long that took): a page that never became
+// ready makes none. The worker boots a second Pyodide on its own thread: on a 2-core
+// phone that still competes with the page, so it waits until nobody has touched the page
+// for QUIET_MS (each tap, key or scroll starts the wait again) or the page is hidden; a
+// reload or a tap right after the first visit never meets it.
+const QUIET_MS = 4000;
+const INPUT = ["pointerdown", "keydown", "wheel", "touchstart", "scroll"];
+
+function whenQuiet(callback) {
+  let timer;
+  const stop = () => {
+    clearTimeout(timer);
+    for (const type of INPUT) window.removeEventListener(type, arm, true);
+    document.removeEventListener("visibilitychange", hidden);
+  };
+  const start = () => { stop(); idle(callback); };
+  function arm() { clearTimeout(timer); timer = setTimeout(start, QUIET_MS); }
+  function hidden() { if (document.hidden) start(); }
+  for (const type of INPUT) window.addEventListener(type, arm, { capture: true, passive: true });
+  document.addEventListener("visibilitychange", hidden);
+  arm();
 }
-afterReady(() => boot.then((m) => m.makeSnapshotInBackground()).catch(() => {}));
+
+function afterReady(callback) {
+  if (root.dataset.ready === "true") whenQuiet(callback);
+  else document.addEventListener("ct:ready", () => whenQuiet(callback), { once: true });
+}
+afterReady(() => boot.then(async (m) => {
+  await m.prefetchLater(); // the modules of the later zip, before anyone opens a Share drawer
+  await m.makeSnapshotInBackground();
+}).catch(() => {}));
 
 if ("serviceWorker" in navigator) {
   whenReady(async () => {
@@ -148,3 +172,34 @@ if ("serviceWorker" in navigator) {
     }
   });
 }
+
+// ---- Print (issue 22; this block only: the print engineer's) -------------------------
+// A Print button of a Rules panel (button[data-print] in index.html.j2) works before
+// Python has started: it marks what to print on <html data-print="rules|matrices">
+// (static/css/70-print.css prints only that), opens its panel so that every clause
+// prints, and calls the browser's print. The record's Print (web/platform.py
+// print_page) sets the same mark. The mark is cleared at the next tap, key or route
+// change — not at "afterprint", which iPad Safari may fire before it has laid out the
+// pages — so the browser's own Print menu prints the page as usual afterwards.
+let printOpened = null;
+function clearPrint() {
+  if (!root.dataset.print) return;
+  delete root.dataset.print;
+  if (printOpened) printOpened.open = false;
+  printOpened = null;
+}
+document.addEventListener("pointerdown", clearPrint, true);
+document.addEventListener("keydown", clearPrint, true);
+window.addEventListener("hashchange", clearPrint);
+document.addEventListener("click", (event) => {
+  const button = event.target.closest?.("button[data-print]");
+  if (!button) return;
+  clearPrint();
+  const panel = document.getElementById("rules-" + button.dataset.printPanel);
+  if (panel && !panel.open) {
+    panel.open = true;
+    printOpened = panel;
+  }
+  root.dataset.print = button.dataset.print;
+  window.print();
+});

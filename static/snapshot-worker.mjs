@@ -6,7 +6,10 @@
 // key of this app version + Pyodide build + browser. Every failure is silent: the app
 // then simply keeps booting the normal way.
 //
-// Message in:  {indexURL, appZip, lock, cache, entry, maxBytes, minFreeBytes}
+// It loads the same standard library as the page (the cut, `stdLibURL`): the snapshot's
+// heap holds that zip's directory, so the page must restore with the very same file.
+//
+// Message in:  {indexURL, stdLibURL, appZip, lock, cache, entry, maxBytes, minFreeBytes}
 // Message out: {result: "stored" | "refused" | "failed", bytes?, modules?, ms?, error?}
 
 // Python run inside the snapshot Pyodide. `js` is blocked while importing: a module
@@ -18,10 +21,10 @@ import importlib, sys
 from pathlib import Path
 
 skipped, imported = [], []
-names = sorted(
-    ".".join(p.with_suffix("").parts) if p.name != "__init__.py" else ".".join(p.parent.parts)
-    for top in ("engine", "web") for p in Path(top).rglob("*.py")
-)
+names = sorted({
+    ".".join(p.with_suffix("").parts) if p.stem != "__init__" else ".".join(p.parent.parts)
+    for top in ("engine", "web") for p in Path(top).rglob("*.py*")  # app.zip ships .pyc
+})
 BLOCKED = ("js", "pyodide_js")
 saved = {name: sys.modules[name] for name in BLOCKED if name in sys.modules}
 sys.modules.update(dict.fromkeys(BLOCKED))  # import js -> ImportError
@@ -39,7 +42,14 @@ finally:
         sys.modules.pop(name, None)
     sys.modules.update(saved)
 del saved, BLOCKED
-",".join(imported)
+# A tracing build's sitecustomize (web/stdlib_tracer.py) reports what was imported.
+getattr(sys.modules.get("sitecustomize"), "report", lambda: None)()
+# A heap that needed the full standard library (a module the cut missed, see
+# web/stdlib_fallback.py) or the later zip refers to a file the page will not have at
+# once: not stored.
+fallbacks = [*getattr(sys.modules.get("sitecustomize"), "fallbacks", []),
+             *getattr(sys.modules.get("sitecustomize"), "later", [])]
+"!" + ",".join(fallbacks) if fallbacks else ",".join(imported)
 `;
 
 self.onmessage = async ({ data }) => {
@@ -47,7 +57,8 @@ self.onmessage = async ({ data }) => {
   try {
     const { loadPyodide } = await import(new URL("pyodide.mjs", data.indexURL).href);
     const [pyodide, zip] = await Promise.all([
-      loadPyodide({ indexURL: data.indexURL, lockFileContents: data.lock, _makeSnapshot: true }),
+      loadPyodide({ indexURL: data.indexURL, stdLibURL: data.stdLibURL, lockFileContents: data.lock,
+                    _makeSnapshot: true }),
       fetch(data.appZip).then((r) => {
         if (!r.ok) throw new Error(`app.zip: HTTP ${r.status}`);
         return r.arrayBuffer();
@@ -56,6 +67,10 @@ self.onmessage = async ({ data }) => {
     // PyScript unpacks {"./app.zip": "./*"} into the working directory (/home/pyodide).
     pyodide.unpackArchive(zip, "zip", { extractDir: "." });
     const modules = pyodide.runPython(PREIMPORT);
+    if (modules.startsWith("!")) {
+      self.postMessage({ result: "refused", error: `the cut standard library lacked ${modules.slice(1)}` });
+      return;
+    }
     const snapshot = pyodide.makeMemorySnapshot();
     if (snapshot.byteLength > data.maxBytes) {
       self.postMessage({ result: "refused", error: `heap grew to ${snapshot.byteLength} bytes` });

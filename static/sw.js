@@ -4,10 +4,15 @@
 // dropped when the new worker takes over.
 const CACHE = "conflict-table-__CACHE_VERSION__";
 const PRECACHE = __PRECACHE__;
+// Served but not precached (web/build.py ON_DEMAND): the full standard library, fetched
+// only if the cut missed a module; kept in the cache once fetched (for offline use).
+const ON_DEMAND = new Set(__ON_DEMAND__.map((url) => new URL(url, self.location).href));
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
-    caches.open(CACHE).then((cache) => cache.addAll(PRECACHE.map((url) => new Request(url, { cache: "reload" }))))
+    // "no-cache": revalidated with the server, so the files the page has just loaded come
+    // from the HTTP cache (a 304, no body) instead of a second download of every file.
+    caches.open(CACHE).then((cache) => cache.addAll(PRECACHE.map((url) => new Request(url, { cache: "no-cache" }))))
   );
 });
 
@@ -38,6 +43,8 @@ self.addEventListener("fetch", (event) => {
       const shell = await store.match("./index.html", { ignoreSearch: true });
       if (shell) return shell;
     }
-    return fetch(request);
+    const response = await fetch(request);
+    if (ON_DEMAND.has(request.url) && response.ok) store.put(request, response.clone()).catch(() => {});
+    return response;
   })());
 });

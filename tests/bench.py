@@ -27,7 +27,10 @@ What it measures, side by side in one run (median of ``--runs`` runs, default 5)
    new browser session per run) and reload, median of ``--webkit-runs`` (default 3),
    read from the ``ct:ready`` performance mark both pages set; the summary gives
    WebKit/Chromium ratios.
-5. Engine microbenchmarks on CPython and on Pyodide's Python under Node
+5. The first visit from a shared link (issue 19, tests/bench_firstvisit.py): over an
+   emulated 20 Mbit/s / 40 ms link with files gzip-encoded as GitHub Pages serves them,
+   bytes on the wire, and a reload right after the first visit.
+6. Engine microbenchmarks on CPython and on Pyodide's Python under Node
    (``tests/bench_bare/engine_bench.mjs`` imports :func:`engine_bench` from here):
    replaying a 500-action Organizations In Conflict game, one more action at its
    tip, share links and saves (encode/decode time, lengths).
@@ -74,7 +77,7 @@ MILESTONES_JS = """() => {
     dcl: nav ? nav.domContentLoadedEventEnd : null,
     load: nav ? nav.loadEventEnd || null : null,
     wasm: end('/pyodide.asm.wasm'),
-    stdlib: end('/python_stdlib.zip'),
+    stdlib: end('/python_stdlib_cut.zip') ?? end('/python_stdlib.zip'),  // the app's cut, bare's full one
     app_zip: end('/app.zip'),
   };
 }"""
@@ -657,12 +660,57 @@ def report(data: dict[str, Any]) -> str:
             for op in ("encode_share_ms", "decode_share_ms", "dumps_ms", "loads_ms"):
                 lines.append(_line(f"    {op[:-3]}", g[op], digits=3))
         lines.append("")
+    if data.get("firstvisit"):
+        from tests import bench_firstvisit
+
+        lines.extend([bench_firstvisit.report(data["firstvisit"]), ""])
     if data.get("snapshot"):
         from tests import bench_snapshot
 
         lines.extend([bench_snapshot.report(data["snapshot"]), ""])
     lines.extend(summary(data))
+    lines.extend([""] + goals_19(data))
     return "\n".join(lines)
+
+
+def goals_19(data: dict[str, Any]) -> list[str]:
+    """Issue 19's goals, each beside what this run measured (side by side with bare Pyodide)."""
+    from tests import bench_firstvisit as fv
+    from tests import bench_snapshot as bs
+
+    b, f = data.get("browser") or {}, data.get("firstvisit") or {}
+    snap = data.get("snapshot") or {}
+    chromium, webkit = snap.get("chromium") or {}, snap.get("webkit") or {}
+
+    def med(d: dict, key: str) -> float | None:
+        return (d.get(key) or {}).get("median")
+
+    def ratio_row(label: str, d: dict, app: str, bare: str, goal: float, unit: str = "ms"):
+        a, z = med(d, app), med(d, bare)
+        r = a / z if a and z else None
+        verdict = "n/a" if r is None else ("meets goal" if r <= goal else "MISSES goal")
+        return (label, _ms(a), _ms(z), "n/a" if r is None else f"{r:.2f}×", f"≤ {goal:.2f}×", verdict)
+
+    wire = med(f, "app_wire")
+    rows = [("", "app", "bare", "app/bare", "goal", ""),
+            ("bytes on the wire, first visit (gzip)", _mb(wire), _mb(med(f, "bare_wire")),
+             f"{wire / med(f, 'bare_wire'):.2f}×" if wire and med(f, "bare_wire") else "n/a",
+             f"≤ {fv.GOAL_WIRE_MB:.1f} MB",
+             "n/a" if wire is None else ("meets goal" if wire <= fv.GOAL_WIRE_MB * 1e6 else "MISSES goal")),
+            ratio_row("first visit, 20 Mbit/s / 40 ms, ms", f, "app_emulated", "bare_emulated", fv.GOAL_EMULATED),
+            ratio_row("cold start, loopback, ms", b, "app_cold", "bare_cold", 1.05),
+            ratio_row("reload right after the first visit, ms", f, "app_reload_after_first",
+                      "bare_reload_after_first", fv.GOAL_RELOAD),
+            ratio_row("repeat visit (snapshot), Chromium cold, ms", chromium, "snap_cold", "bare_cold", bs.GOAL_LATER),
+            ratio_row("repeat visit (snapshot), WebKit revisit, ms", webkit, "snap_revisit", "bare_revisit",
+                      bs.GOAL_LATER)]
+    widths = [max(len(str(r[i])) for r in rows) for i in range(6)]
+    out = ["Issue 19 goals (medians of this run; the ratios are to bare Pyodide in the same run)",
+           "-" * (sum(widths) + 10)]
+    for r in rows:
+        out.append("  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
+                   .rstrip())
+    return out
 
 
 def summary(data: dict[str, Any]) -> list[str]:
@@ -792,6 +840,14 @@ def main(argv: list[str] | None = None) -> None:
         print(f"WebKit: {args.webkit_runs} runs per condition …", flush=True)
         data["webkit"] = webkit_bench(runs=args.webkit_runs)
     browsers = tuple(name for name, skip in (("chromium", args.no_browser), ("webkit", args.no_webkit)) if not skip)
+    if not args.no_browser:
+        from tests import bench_firstvisit  # issue 19: the first visit from a shared link
+
+        print(f"first visit (emulated link, gzip): {args.runs} runs …", flush=True)
+        try:
+            data["firstvisit"] = bench_firstvisit.firstvisit_bench(runs=args.runs)
+        except Exception as error:  # a benchmark reports, it does not stop the others
+            data["firstvisit"] = {"error": f"{type(error).__name__}: {error}"[:600]}
     if browsers:
         from tests import bench_snapshot  # issue 10: with and without the memory snapshot
 

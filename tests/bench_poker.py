@@ -84,21 +84,25 @@ def poker_bench(repeats: int = 7, hands: int = 20_000, size: int = 7, seed: int 
             data["treys"] = _rate(lambda c: evaluate(c[:2], c[2:]), converted, repeats)
             data["ratio"] = data["best_hand"]["median"] / data["treys"]["median"]
     data["treaty_odds_ms"] = _treaty_odds_ms(repeats)
+    data["dummy_odds_ms"] = _treaty_odds_ms(max(3, repeats // 3), dummy=True)
     data["python"] = sys.version.split()[0]
     return data
 
 
-def _treaty_odds_ms(repeats: int) -> dict[str, Any]:
-    """engine.campaign.treaty_odds in its worst case (one card held: four draws), in ms."""
+def _treaty_odds_ms(repeats: int, dummy: bool = False) -> dict[str, Any]:
+    """engine.campaign.treaty_odds in its worst case, in ms: a player's view with one card
+    held (four draws), or the dummy's (CMP-9: its stake seen, five hidden cards and its
+    extra card: six cards at random)."""
     from engine.campaign import treaty_odds
     from engine.cards import full_deck
 
     deck = full_deck()
     own, unseen = deck[:1], deck[8:]  # 1 card held, 44 unseen: what a player sees mid-campaign
+    extra = {"hidden": 5, "extra": 1} if dummy else {}
     times = []
     for _ in range(max(3, repeats)):
         started = time.perf_counter()
-        treaty_odds(own, unseen)
+        treaty_odds(own, unseen, **extra)
         times.append((time.perf_counter() - started) * 1000)
     return {"median": statistics.median(times), "best": min(times)}
 
@@ -135,6 +139,7 @@ def poker_report(repeats: int = 7, pyodide: bool = True) -> str:
     if "ratio" in cpython:
         lines.append(f"  {'ratio best_hand / treys':<28} {cpython['ratio']:>10.2f} ×")
     lines.append(f"  {'treaty odds, 1 card held':<28} {cpython['treaty_odds_ms']['median']:>10.1f} ms")
+    lines.append(f"  {'the dummy, 6 cards at random':<28} {cpython['dummy_odds_ms']['median']:>10.1f} ms")
     if pyodide:
         node = node_poker_bench(repeats=max(3, repeats // 2))
         if "error" in node:

@@ -2,7 +2,7 @@
 
 Part of ``make bench`` (tests/bench.py calls :func:`snapshot_bench` and prints
 :func:`report`); also runnable alone. A benchmark, not a test: it prints medians and
-ratios to bare Pyodide and marks the goals (every visit after the first ≤ 0.5× bare; the
+ratios to bare Pyodide and marks the goals (every visit after the first ≤ 0.35× bare, issue 19; the
 first visit ≤ 1.1× bare) as met or missed.
 
 Three pages, served from a staged copy of ``build/`` (two origins, so the app's service
@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
-GOAL_LATER = 0.5
+GOAL_LATER = 0.35  # issue 19 (issue 10 asked for 0.5)
 GOAL_FIRST = 1.1
 #: A boot on a heavily loaded 2-core machine can take a minute and more.
 TIMEOUT_S = 240.0

@@ -14,7 +14,10 @@ decision time p95 ≤ 300 ms on Pyodide) as met or missed.
    is behind avoid ever losing a point, so some never end) is adjudicated to the side
    with more life — points above the engagement threshold (OIC-4, OIC-17) — and half
    each when even. The win rate comes with a 95 % Wilson interval, and the rate over
-   decided conflicts only is reported beside it.
+   decided conflicts only is reported beside it, and the share of conflicts that ran
+   to the round cap (the table would have had to call them, OIC-19).
+3. Round cap (``--only cap``): that share for every pairing of levels
+   (:data:`CAP_PAIRINGS`), on the same set-ups.
 2. Decision time: every decision of a few simulated conflicts is timed, per level,
    on CPython and on Pyodide's Python under Node (``node_modules/pyodide``):
    median and 95th percentile of the wall-clock time (what a player waits; inflated
@@ -41,6 +44,9 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench-results"
 MAX_ROUNDS = 150
 PAIRINGS = (("hard", "normal"), ("normal", "easy"))
+#: Every pairing of the app's levels, for how often a conflict runs to the round cap (OIC-19).
+CAP_PAIRINGS = (("easy", "easy"), ("normal", "easy"), ("normal", "normal"), ("hard", "easy"),
+                ("hard", "normal"), ("hard", "hard"))
 TARGETS = {("hard", "normal"): 0.60, ("normal", "easy"): 0.75}
 HARD_P95_MS = 300.0
 SEED = 20261130
@@ -99,21 +105,23 @@ def play_conflict(setup: dict[str, Any], rules: dict[str, Any], levels: tuple[st
     """Play a whole conflict, side s played by the app at ``levels[s]``.
 
     Returns (winner, rounds played, decided). A conflict still running after
-    ``max_rounds`` rounds is adjudicated (``decided`` False): the side with more life
-    (points above the engagement threshold) is the winner, ``None`` when even. With
-    ``timings``, every decision's time in ms is appended under its level.
+    ``max_rounds`` rounds is called (OIC-19, ``decided`` False): the side ahead —
+    more points above the engagement threshold — is the winner, ``None`` for a
+    standoff. With ``timings``, every decision's time in ms is appended under its level.
     """
     from engine import conflict, solo
 
+    setup = {**setup, "sides": [{**side, "controller": "app", "level": level}
+                                for side, level in zip(setup["sides"], levels)]}
     rng = random.Random(seed)
     state = conflict.start(setup, rules, rng)
     clock, cpu = time.perf_counter, _cpu_clock()
     while state.phase != "conflict-over":
         if state.phase == "round-over":
             if state.round >= max_rounds:
-                lives = (life(state, 0), life(state, 1))
-                winner = None if lives[0] == lives[1] else (0 if lives[0] > lives[1] else 1)
-                return winner, state.round, False
+                state = conflict.step(state, {"type": "call"}, rules, rng)  # OIC-19: the table calls it
+                assert state.winner == conflict.side_ahead(state) and state.final == (life(state, 0), life(state, 1))
+                return state.winner, len(state.results), False
             state = conflict.step(state, {"type": "next_round"}, rules, rng)
             continue
         side, _ = solo.to_act(state)
@@ -187,8 +195,10 @@ def strength(strong: str, weak: str, setups: str, conflicts: int, seed: int = SE
             progress(f"  {strong} vs {weak} ({setups}): {i + 1}/{conflicts}, {score / (i + 1):.1%} {counts}")
     low, high = wilson(score, conflicts)
     decided = counts["won"] + counts["lost"]
+    at_cap = counts["ahead"] + counts["behind"] + counts["even"]
     return {"strong": strong, "weak": weak, "setups": setups, "conflicts": conflicts,
             "win_rate": score / conflicts, "ci95": [low, high], **counts,
+            "at_cap": at_cap, "at_cap_share": at_cap / conflicts, "at_cap_ci95": list(wilson(at_cap, conflicts)),
             "decided_win_rate": counts["won"] / decided if decided else None,
             "decided_ci95": list(wilson(counts["won"], decided)) if decided else None,
             "rounds_median": statistics.median(rounds), "seconds": time.perf_counter() - started}
@@ -293,8 +303,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="100 conflicts per pairing (50 per set-up kind), fewer timings")
     parser.add_argument("--conflicts", type=int, default=None,
                         help="conflicts per pairing and set-up kind (default 500: 1,000 per pairing)")
+    parser.add_argument("--cap-pairings", default=None,
+                        help="with --only cap: these pairings only, e.g. easy-easy,hard-normal")
     parser.add_argument("--no-node", action="store_true", help="skip the Pyodide timings")
-    parser.add_argument("--only", choices=["strength", "time"], default=None)
+    parser.add_argument("--only", choices=["strength", "time", "cap"], default=None)
     parser.add_argument("--pairing", choices=["hard-normal", "normal-easy"], default=None,
                         help="only this pairing (to run the two in parallel)")
     parser.add_argument("--setups", choices=["dragon", "balanced"], default=None, help="only these set-ups")
@@ -325,9 +337,28 @@ def main(argv: list[str] | None = None) -> int:
                     f"  {strong:>6} vs {weak:<6} {setups:<9} n={row['conflicts']:<5} "
                     f"win {row['win_rate']:6.1%}  95% CI [{low:6.1%}, {high:6.1%}]  target {target:.0%}: {mark}\n"
                     f"        won {row['won']}, lost {row['lost']}, at the cap ahead {row['ahead']} / behind "
-                    f"{row['behind']} / even {row['even']}; {dec_text}; median {row['rounds_median']} rounds, "
-                    f"{row['seconds']:.0f} s")
+                    f"{row['behind']} / even {row['even']} ({row['at_cap_share']:.0%} at the cap); {dec_text}; "
+                    f"median {row['rounds_median']} rounds, {row['seconds']:.0f} s")
         report["strength"] = rows
+    if args.only == "cap":
+        rows = []
+        lines.append(f"Conflicts that ran to the round cap ({args.max_rounds} rounds; OIC-19 calls them)")
+        total = capped = 0
+        chosen = [tuple(p.split("-")) for p in args.cap_pairings.split(",")] if args.cap_pairings else CAP_PAIRINGS
+        for strong, weak in chosen:
+            for setups in ("dragon", "balanced"):
+                if args.setups and args.setups != setups:
+                    continue
+                row = strength(strong, weak, setups, conflicts, progress=say, max_rounds=args.max_rounds)
+                rows.append(row)
+                total, capped = total + row["conflicts"], capped + row["at_cap"]
+                low, high = row["at_cap_ci95"]
+                lines.append(f"  {strong:>6} vs {weak:<6} {setups:<9} n={row['conflicts']:<5} at the cap "
+                             f"{row['at_cap_share']:6.1%}  95% CI [{low:6.1%}, {high:6.1%}]  median "
+                             f"{row['rounds_median']} rounds")
+        low, high = wilson(capped, total)
+        lines.append(f"  all pairings: {capped} of {total} = {capped / total:.1%}  95% CI [{low:.1%}, {high:.1%}]")
+        report["round_cap"] = rows
     if args.only in (None, "time"):
         cpy = decision_times(timing_conflicts)
         report["time_cpython"] = cpy

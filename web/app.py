@@ -18,9 +18,13 @@ from web import platform
 from web.dom import Root, Serial, button, h
 from web.routing import parse_hash
 from web.store import MemoryStorage, Store, WebStorage
+from web.views.curtain import Tap, TapGuard
 
 #: The arrow keys and the (row, column) step each makes in a grid of cards.
 ARROWS = {"ArrowLeft": (0, -1), "ArrowRight": (0, 1), "ArrowUp": (-1, 0), "ArrowDown": (1, 0)}
+
+#: A toast longer than this many characters may not fit its two lines: it gets "More".
+TOAST_SHORT = 120
 
 #: Controls whose value is typed: taken from their "input" events only.
 TEXT_TYPES = {"text", "number", "search", "tel", "email", "url", "password", "textarea"}
@@ -47,6 +51,10 @@ class App:
         self._render_again = False
         self._focus_request: tuple[str, ...] = ()  # data-focus names to focus after this render
         self.failure: str | None = None  # details of the last unexpected error (for "Copy details")
+        #: The one double-tap guard (web/views/curtain.py): it refuses only a second tap on what
+        #: appeared under the finger, and says so.
+        self.tap_guard = TapGuard(same=_same_target)
+        self.tap: Tap | None = None  # the tap being handled (views' guards read it)
 
     def _storage(self):
         """localStorage, or — where the browser refuses it — memory, and say so."""
@@ -135,6 +143,25 @@ class App:
             el = platform.py(route_el.querySelector(before[1]))
             if el is not None:
                 _focus(el)
+                return
+        if lost and before is not None:
+            self._focus_fallback(route_el)
+
+    def _focus_fallback(self, route_el) -> None:
+        """The focused control is gone and nothing names a successor: the focus goes to
+        the table's next action (the first ``data-focus`` target on screen in the body
+        of the frame), else to the page's main region, so that the next Tab starts
+        from the table and not from the top of the page (WCAG 2.4.3)."""
+        targets = platform.py(route_el.querySelectorAll("[data-slot=body] [data-focus]"))
+        count = int(targets.length) if targets is not None else 0
+        for i in range(count):
+            el = platform.py(targets.item(i))
+            if el is not None and not el.hasAttribute("disabled") and int(el.getClientRects().length) > 0:
+                _focus(el)
+                return
+        main = platform.py(document.getElementById("main"))
+        if main is not None:
+            _focus(main)
 
     def _render_route(self) -> None:
         view = self.views.get(self.route)
@@ -193,14 +220,21 @@ class App:
         root = self.roots.get("_toasts")
         if root is None:
             root = self.roots["_toasts"] = Root(document.getElementById("toasts"))
+        last = len(self.toasts) - 1
+        # Toasts stack in one place above the toolbar (static/css/00-base.css): only the
+        # newest takes taps and the keyboard; the older ones peek out beneath it (inert)
+        # until it goes. A long one shows two lines until "More" opens it.
         root.render([
-            h("div", {"class": ["toast", t["kind"]], "data-key": f"toast-{t['id']}",
-                      "role": "alert" if t["kind"] == "error" else None},
+            h("div", {"class": ["toast", t["kind"], t.get("open") and "open"], "data-key": f"toast-{t['id']}",
+                      "role": "alert" if t["kind"] == "error" else None, "inert": index != last},
               h("span", {"class": "toast-text"}, t["text"]),
+              button("Less" if t.get("open") else "More", "app:toast-more", t["id"], cls="toast-more",
+                     aria_expanded="true" if t.get("open") else "false")
+              if len(t["text"]) > TOAST_SHORT else None,
               button(t["action_label"], "app:toast-action", t["id"], cls="toast-action")
               if t.get("action") else None,
               button("✕", "app:toast-close", t["id"], cls="toast-close", aria_label="Dismiss"))
-            for t in self.toasts
+            for index, t in enumerate(self.toasts)
         ])
 
     def toast(self, text: str, kind: str = "info", action=None, action_label: str = "Undo",
@@ -243,7 +277,55 @@ class App:
             platform.keep_screen_awake()
         action = str(el.getAttribute("data-action"))
         arg = platform.text(el.getAttribute("data-arg"))
-        return lambda: self.dispatch(action, arg, el, None)
+        tap = self._tap_of(event, el, action, arg)
+        return lambda: self._tap(tap, action, arg, el)
+
+    def on_pointer(self, event):
+        """Remember whether the last pointer down was a finger (the guard's touch rule)."""
+        try:
+            self._pointer = (str(event.pointerType), float(event.timeStamp))
+        except (TypeError, ValueError):
+            self._pointer = None
+        return None
+
+    def _tap_of(self, event, el, action: str, arg) -> Tap:
+        """What the double-tap guard needs of a click, read at once: when and where it
+        landed and what it hit. Enter/Space on a button (``detail`` 0) and a script's
+        click have no spot: they are never taken for a finger's double tap."""
+        try:
+            x, y, detail = float(event.clientX or 0), float(event.clientY or 0), int(event.detail or 0)
+            stamp = float(event.timeStamp)
+        except (TypeError, ValueError):
+            x = y = 0.0
+            detail, stamp = 0, float(platform.now_ms())
+        point = None if detail == 0 or (x == 0 and y == 0) else (x, y)
+        label = platform.text(el.getAttribute("aria-label")) or str(el.textContent or "")
+        pointer = getattr(self, "_pointer", None)
+        touch = pointer is not None and pointer[0] in ("touch", "pen") and 0 <= stamp - pointer[1] < 1500
+        return Tap(stamp, point, (el, action, arg), " ".join(label.split())[:60], detail=max(detail, 1),
+                   touch=touch)
+
+    def _tap(self, tap: Tap, action: str, arg, el) -> None:
+        """A tap, through the double-tap guard: a refused one is said, never dropped silently."""
+        refusal = self.tap_guard.judge(tap)
+        if refusal is not None:
+            self.toast(refusal, seconds=5)
+            self.render()
+            return
+        view = self.views.get(self.route)
+        game_before = getattr(getattr(view, "session", None), "game", None)
+        route_before = self.route
+        self.tap = tap
+        try:
+            self.dispatch(action, arg, el, tap)
+        finally:
+            self.tap = None
+        view = self.views.get(self.route)
+        moved = self.route != route_before or getattr(getattr(view, "session", None), "game", None) is not game_before
+        self.tap_guard.taken(tap, moved)
+        if tap.refused:  # a view's own guard (a curtain settling) did not take it: say so
+            self.toast(tap.refused, seconds=5)
+            self.render()
 
     def on_field(self, event):
         el = self._target(event, "data-field")
@@ -280,6 +362,8 @@ class App:
         while typing in a field)."""
         if str(event.key) in ARROWS and not (event.ctrlKey or event.metaKey or event.altKey):
             return self._grid_move(event)
+        if str(event.key) == "Tab":
+            return self._trap_tab(event)
         if str(event.key) == "Escape" and not (event.ctrlKey or event.metaKey or event.altKey):
             view = self.views.get(self.route)
             escape = getattr(view, "escape", None) or getattr(getattr(view, "session", None), "escape", None)
@@ -305,6 +389,30 @@ class App:
             return None
         event.preventDefault()
         return lambda: self.dispatch(action, None, None, None)
+
+    def _trap_tab(self, event):
+        """Tab and Shift+Tab stay inside an open modal dialog (``aria-modal``, such as the
+        full-screen QR code): from its last control to its first and back."""
+        modal = platform.py(document.querySelector("[aria-modal=true]"))
+        if modal is None:
+            return None
+        found = platform.py(modal.querySelectorAll(
+            "button:not([disabled]), [href], input:not([disabled]), select, textarea, [tabindex]:not([tabindex='-1'])"))
+        controls = [platform.py(found.item(i)) for i in range(int(found.length))] if found is not None else []
+        if not controls:
+            return None
+        active = platform.py(document.activeElement)
+        inside = active is not None and bool(modal.contains(active))
+        if not inside:
+            target = controls[0]
+        elif event.shiftKey and active == controls[0]:
+            target = controls[-1]
+        elif not event.shiftKey and active == controls[-1]:
+            target = controls[0]
+        else:
+            return None
+        event.preventDefault()
+        return lambda: _focus(target)
 
     def _grid_move(self, event):
         """An arrow key on a cell of a ``data-grid`` (the 52-card picker, web/views/cards.py):
@@ -332,6 +440,10 @@ class App:
     def dispatch(self, action: str, arg, el, event) -> None:
         if action == "app:toast-close":
             self.toasts = [t for t in self.toasts if str(t["id"]) != arg]
+        elif action == "app:toast-more":
+            for t in self.toasts:
+                if str(t["id"]) == arg:
+                    t["open"] = not t.get("open")
         elif action == "app:toast-action":
             for t in self.toasts:
                 if str(t["id"]) == arg and t.get("action"):
@@ -430,6 +542,7 @@ class App:
         target.addEventListener(name, proxy)
 
     def start(self) -> None:
+        self.listen(document, "pointerdown", self.on_pointer)
         self.listen(document, "click", self.on_click)
         self.listen(document, "input", self.on_field)
         self.listen(document, "change", self.on_field)
@@ -441,8 +554,22 @@ class App:
         self.listen(window, "storage", self.on_storage)
         for view in self.views.values():
             if hasattr(view, "boot"):
-                view.boot()
-        self._go(platform.location_hash())  # renders the current route; the others render when visited
+                self._guarded_job(view.boot)()  # one table's bad data never stops the others
+        # renders the current route (the others render when visited); a bug in opening what
+        # the address names is the app's message, and the app still becomes ready
+        self._guarded_job(lambda: self._go(platform.location_hash()))()
+
+
+def _same_target(a, b) -> bool:
+    """Whether two taps hit the same control, unchanged: the same element, with the same
+    action and argument (a button the patch reused for another action is another one)."""
+    (el_a, action_a, arg_a), (el_b, action_b, arg_b) = a, b
+    if (action_a, arg_a) != (action_b, arg_b):
+        return False
+    try:
+        return bool(el_a.isSameNode(el_b))
+    except Exception:
+        return False
 
 
 def _css_string(text: str) -> str:

@@ -2,7 +2,9 @@
 
 ``python -m web.build [--out build]`` renders the Jinja2 templates, copies the few
 runtime files the app needs from the npm packages (Pyodide, PyScript), ships the
-Python code (``engine/`` and the browser UI) as one zip, writes the web manifest and
+Python code (``engine/`` and the browser UI) as one zip of bytecode, cuts Pyodide's
+standard library down to the modules the app imports (``web/stdlib-cut.txt``; bytecode
+too, with the full library kept beside it as a fallback), writes the web manifest and
 icons, and writes a service worker whose cache name and precache list come from the
 content hashes of every file it serves. Same sources → same bytes.
 """
@@ -13,6 +15,7 @@ import argparse
 import hashlib
 import io
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -34,8 +37,36 @@ NODE = ROOT / "node_modules"
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
 #: Python packages shipped to the browser inside app.zip.
 APP_PACKAGES = ("engine", "web")
-#: Parts of web/ that are build-time only and never shipped.
-NOT_SHIPPED = {"build.py", "serve.py"}  # compile_pyc.mjs is not .py: never shipped
+#: Parts of web/ that are build-time only and never shipped in app.zip (compile_pyc.mjs
+#: and stdlib-cut.txt are not .py: never shipped; stdlib_fallback.py goes into the cut).
+NOT_SHIPPED = {"build.py", "serve.py", "stdlib_fallback.py", "stdlib_tracer.py"}
+#: Pyodide's full standard library (2.5 MB of sources): kept in build/ for the fallback
+#: (web/stdlib_fallback.py) and the benchmark's bare page, not loaded by the app.
+STDLIB_FULL = "python_stdlib.zip"
+#: The standard library the app loads (``stdLibURL``): the modules of STDLIB_LIST's
+#: ``[boot]`` part, their parent packages and the fallback finder (as ``sitecustomize``),
+#: as bytecode.
+STDLIB_CUT = "python_stdlib_cut.zip"
+#: The modules imported only after the first render (STDLIB_LIST's ``[later]`` part: the
+#: Share drawer's QR codes, file import …), as bytecode: fetched after ready, at a quiet
+#: moment, and precached; the fallback finder loads them from it.
+STDLIB_LATER = "python_stdlib_later.zip"
+#: The standard-library modules the app imports: made by ``python -m tests.stdlib_trace``
+#: (an import tracer over the real app and the test suites under Pyodide), committed.
+STDLIB_LIST = ROOT / "web" / "stdlib-cut.txt"
+STDLIB_FALLBACK = ROOT / "web" / "stdlib_fallback.py"
+#: ``--trace-imports``: the full library with this import tracer as its sitecustomize.
+STDLIB_TRACER = ROOT / "web" / "stdlib_tracer.py"
+#: How the shipped Python is compiled (web/compile_pyc.mjs): bytecode only, no docstrings
+#: (assertions stay; tracebacks keep file and line from the code objects).
+APP_BYTECODE = {"sourceless": True, "docstrings": False}
+#: The standard library's tiers: as the app, and without line tables (17 % fewer bytes;
+#: a traceback names a standard-library frame's file and function, not its line).
+STDLIB_BYTECODE = {**APP_BYTECODE, "lines": False}
+#: The modules of PyScript's own package that it imports at every start (traced: the
+#: others are imported only on demand): they get precompiled bytecode in app.zip.
+PYSCRIPT_BOOT_MODULES = ("__init__", "context", "display", "events", "fetch", "ffi", "flatted", "storage",
+                         "util", "websocket", "workers")
 #: segno, the QR code library of the Share drawer (web/qr.py): shipped as its own zip,
 #: fetched by the browser only when a Share drawer first opens. Its version is the one
 #: pinned in pyproject.toml; the modules it needs (not its command line or helpers).
@@ -125,25 +156,27 @@ def shipped_sources() -> list[Path]:
     return files
 
 
-def compile_bytecode(staging: Path) -> None:
+def compile_bytecode(staging: Path, options: dict | None = None) -> None:
     """Bytecode for Pyodide's Python, made by Pyodide itself under Node (web/compile_pyc.mjs).
 
-    The browser then imports the app without compiling ~200 KB of source at start-up.
+    The browser then imports the code without compiling its source at start-up.
+    ``options`` go to compile_pyc.mjs (``sourceless``, ``docstrings``, ``prefix``).
     """
-    result = subprocess.run(["node", str(ROOT / "web" / "compile_pyc.mjs"), str(staging)],
-                            cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run(["node", str(ROOT / "web" / "compile_pyc.mjs"), str(staging),
+                             json.dumps(options or {})], cwd=ROOT, capture_output=True, text=True)
     if result.returncode != 0:
-        sys.exit(f"compiling the app for Pyodide failed:\n{result.stdout}{result.stderr}")
+        sys.exit(f"compiling Python for Pyodide failed:\n{result.stdout}{result.stderr}")
 
 
-def _zip_dir(files: dict[str, bytes], bytecode: bool) -> bytes:
-    """``files`` (relative name → bytes) as one deterministic zip, with Pyodide bytecode when asked."""
+def _zip_dir(files: dict[str, bytes], bytecode: dict | bool) -> bytes:
+    """``files`` (relative name → bytes) as one deterministic zip, compiled to Pyodide bytecode
+    when asked (``bytecode``: compile_pyc.mjs options, or True for the default ones)."""
     with tempfile.TemporaryDirectory() as tmp:
         staging = Path(tmp)
         for name, data in files.items():
             write(staging / name, data)
         if bytecode:
-            compile_bytecode(staging)
+            compile_bytecode(staging, bytecode if isinstance(bytecode, dict) else None)
         buf = io.BytesIO()
         with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
             for path in sorted(p for p in staging.rglob("*") if p.is_file()):
@@ -154,12 +187,62 @@ def _zip_dir(files: dict[str, bytes], bytecode: bool) -> bytes:
         return buf.getvalue()
 
 
+def pyscript_sources() -> dict[str, bytes]:
+    """PyScript's own Python package, as its core chunk writes it at every start
+    (``pyscript/__init__.py`` … into the working directory, then ``import pyscript``).
+
+    Read from the vendored chunk (a ``{pyscript:{"name.py":"source",…}}`` literal); an
+    empty dict if this PyScript release is laid out otherwise (nothing is then precompiled).
+    """
+    dist = NODE / "@pyscript" / "core" / "dist"
+    for chunk in sorted(dist.glob("core-*.js")):
+        text = chunk.read_text()
+        start = text.find("{pyscript:{")
+        if start < 0:
+            continue
+        files, at = {}, start + len("{pyscript:{")
+        entry = re.compile(r'"([a-z_]+\.py)":("(?:[^"\\]|\\.)*")(,|\})')
+        while (match := entry.match(text, at)) is not None:  # one "name.py":"source" after another
+            try:
+                files[f"pyscript/{match[1]}"] = json.loads(match[2]).encode("utf-8")
+            except ValueError:
+                return {}
+            at = match.end()
+            if match[3] == "}":
+                break
+        return files
+    return {}
+
+
+def pyscript_bytecode() -> dict[str, bytes]:
+    """``pyscript/__pycache__/*.pyc`` for PyScript's own package, checked-hash (PEP 552):
+    Python uses each only while the source PyScript writes has the hash compiled, so the
+    browser does not compile PyScript's ~30 KB of Python at every start (a snapshot boot
+    included: that package is imported by the page, never in the snapshot)."""
+    sources = {name: data for name, data in pyscript_sources().items()
+               if name[len("pyscript/"):-3] in PYSCRIPT_BOOT_MODULES}
+    if not sources:
+        return {}
+    with tempfile.TemporaryDirectory() as tmp:
+        staging = Path(tmp)
+        for name, data in sources.items():
+            write(staging / name, data)
+        compile_bytecode(staging, {"checked": True})
+        return {p.relative_to(staging).as_posix(): p.read_bytes()
+                for p in sorted(staging.rglob("*.pyc"))}
+
+
 def app_zip(bytecode: bool = True) -> bytes:
     """engine/ and the browser UI as one deterministic zip (PyScript unpacks it).
 
-    With ``bytecode``, each module's ``__pycache__/*.cpython-314.pyc`` goes along.
+    With ``bytecode`` (the default), each module ships as its ``.pyc`` alone (APP_BYTECODE),
+    in the source's place, and PyScript's package gets its checked-hash bytecode
+    (:func:`pyscript_bytecode`); without, as source.
     """
-    return _zip_dir({rel.as_posix(): (ROOT / rel).read_bytes() for rel in shipped_sources()}, bytecode)
+    files = {rel.as_posix(): (ROOT / rel).read_bytes() for rel in shipped_sources()}
+    if bytecode:
+        files.update(pyscript_bytecode())
+    return _zip_dir(files, APP_BYTECODE if bytecode else False)
 
 
 def pinned_version(name: str) -> str:
@@ -214,8 +297,106 @@ def segno_files() -> dict[str, bytes]:
 
 
 def segno_zip(bytecode: bool = True) -> bytes:
-    """segno as its own zip (``vendor/segno.zip``), unpacked by web/qr.py when first needed."""
-    return _zip_dir(segno_files(), bytecode)
+    """segno as its own zip (``vendor/segno.zip``), unpacked by web/qr.py when first needed:
+    bytecode only, as the app (and its licence)."""
+    return _zip_dir(segno_files(), APP_BYTECODE if bytecode else False)
+
+
+# --------------------------------------------------------------------------- the standard library
+
+def stdlib_index(full: bytes) -> dict[str, str]:
+    """Module name → file in Pyodide's standard-library zip (its sources)."""
+    index = {}
+    for name in zipfile.ZipFile(io.BytesIO(full)).namelist():
+        if not name.endswith(".py") or name.startswith("site-packages/"):
+            continue
+        parts = name[:-3].split("/")
+        if parts[-1] == "__init__":
+            parts.pop()
+        index[".".join(parts)] = name
+    return index
+
+
+def listed_modules(part: str = "boot", path: Path = STDLIB_LIST) -> list[str]:
+    """The modules of ``web/stdlib-cut.txt``'s ``[boot]`` or ``[later]`` part (one a line;
+    ``#`` starts a comment)."""
+    parts: dict[str, list[str]] = {}
+    current = None
+    for line in path.read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line.startswith("[") and line.endswith("]"):
+            current = parts.setdefault(line[1:-1], [])
+        elif line and current is not None:
+            current.append(line)
+    return parts.get(part, [])
+
+
+def cut_modules(index: dict[str, str], listed: list[str]) -> set[str]:
+    """The listed modules and every package above them (importing ``a.b`` runs ``a``)."""
+    unknown = sorted(set(listed) - set(index))
+    if unknown:
+        sys.exit(f"{STDLIB_LIST.name} names modules Pyodide's standard library lacks: {unknown}")
+    chosen = set()
+    for name in listed:
+        parts = name.split(".")
+        chosen.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return chosen
+
+
+def later_modules(index: dict[str, str], chosen: set[str]) -> set[str]:
+    """The ``[later]`` modules (and their packages) that the boot cut does not hold."""
+    return cut_modules(index, listed_modules("later")) - chosen
+
+
+def fallback_module(index: dict[str, str], chosen: set[str], report: bool = False) -> bytes:
+    """``sitecustomize.py`` of the cut: web/stdlib_fallback.py, told what the cut leaves out
+    and which of that is in the later zip (``report``: and to post each fallback to the
+    test server, for tests/stdlib_trace.py)."""
+    missing = sorted(set(index) - chosen)
+    later = sorted(later_modules(index, chosen))
+    packages = sorted(name for name in missing if index[name].endswith("/__init__.py"))
+    return (STDLIB_FALLBACK.read_text()
+            + "\n\n# Written by web/build.py: what the cut leaves out.\n"
+            # one string a set (fewer bytes on the wire than a tuple of strings)
+            + f"MISSING = frozenset({' '.join(missing)!r}.split())\n"
+            + f"LATER = frozenset({' '.join(later)!r}.split())\n"
+            + f"PACKAGES = frozenset({' '.join(packages)!r}.split())\n"
+            + ("REPORT = True\n" if report else "")
+            + "install()\n").encode()
+
+
+def stdlib_prefix() -> str:
+    """Where Pyodide puts its standard-library zip (``/lib/python3XX.zip/``): code objects' file names."""
+    major, minor = json.loads((NODE / "pyodide" / "pyodide-lock.json").read_text())["info"]["python"].split(".")[:2]
+    return f"/lib/python{major}{minor}.zip/"
+
+
+def stdlib_cut(listed: list[str] | None = None, sitecustomize: bytes | None = None,
+               report: bool = False) -> bytes:
+    """The standard library the app loads: the listed modules (and their packages) and the
+    fallback finder as ``sitecustomize``, compiled to bytecode without docstrings.
+
+    ``listed`` None means ``web/stdlib-cut.txt``; ``sitecustomize`` replaces the fallback
+    (the import tracer of ``--trace-imports``).
+    """
+    full = (NODE / "pyodide" / STDLIB_FULL).read_bytes()
+    index = stdlib_index(full)
+    chosen = cut_modules(index, listed_modules() if listed is None else listed)
+    source = zipfile.ZipFile(io.BytesIO(full))
+    files = {index[name]: source.read(index[name]) for name in sorted(chosen)}
+    files["sitecustomize.py"] = (sitecustomize if sitecustomize is not None
+                                 else fallback_module(index, chosen, report))
+    return _zip_dir(files, {**STDLIB_BYTECODE, "prefix": stdlib_prefix()})
+
+
+def stdlib_later() -> bytes:
+    """The later zip: the ``[later]`` modules the boot cut does not hold, as bytecode."""
+    full = (NODE / "pyodide" / STDLIB_FULL).read_bytes()
+    index = stdlib_index(full)
+    later = later_modules(index, cut_modules(index, listed_modules()))
+    source = zipfile.ZipFile(io.BytesIO(full))
+    files = {index[name]: source.read(index[name]) for name in sorted(later)}
+    return _zip_dir(files, {**STDLIB_BYTECODE, "prefix": stdlib_prefix()})
 
 
 def lock_stub() -> bytes:
@@ -237,21 +418,23 @@ def copy_vendor(out: Path) -> None:
             write(out / "vendor" / "pyscript" / path.relative_to(dist), path.read_bytes())
 
 
-def snapshot_key(app: bytes) -> str:
-    """What a stored memory snapshot must match: the Pyodide build, the app, the snapshot code.
+def snapshot_key(app: bytes, stdlib: bytes = b"") -> str:
+    """What a stored memory snapshot must match: the Pyodide build, the app, the standard
+    library the app loads (the cut), the snapshot code.
 
     A snapshot from another version is never used (the browser is added at run time).
     """
     digest = hashlib.sha256()
     parts = [(NODE / "pyodide" / name).read_bytes() for name in PYODIDE_FILES]
-    parts += [app, (STATIC / SNAPSHOT_WORKER).read_bytes(), (STATIC / BOOT_MODULE).read_bytes()]
+    parts += [app, stdlib, (STATIC / SNAPSHOT_WORKER).read_bytes(), (STATIC / BOOT_MODULE).read_bytes()]
     for part in parts:
         digest.update(sha(part).encode())
     return digest.hexdigest()[:24]
 
 
-def boot_module(app: bytes) -> str:
-    """PyScript's interpreter module: Pyodide's loader, restoring this device's snapshot.
+def boot_module(app: bytes, stdlib: bytes = b"") -> str:
+    """PyScript's interpreter module: Pyodide's loader with the cut standard library,
+    restoring this device's snapshot.
 
     It is on the critical path of every start: its comment lines are dropped, and it
     carries Pyodide's lock stub inline (one request fewer).
@@ -261,7 +444,9 @@ def boot_module(app: bytes) -> str:
     source = "\n".join(line for line in source.splitlines()
                        if not line.lstrip().startswith(("//", "/**"))) + "\n"
     return (source.replace("__PYODIDE_VERSION__", version)
-            .replace("__SNAPSHOT_KEY__", snapshot_key(app))
+            .replace("__SNAPSHOT_KEY__", snapshot_key(app, stdlib))
+            .replace("__STDLIB_CUT__", STDLIB_CUT)
+            .replace("__STDLIB_LATER__", STDLIB_LATER)
             .replace("__PYODIDE_LOCK__", lock_stub().decode()))
 
 
@@ -361,8 +546,15 @@ def render_pages(out: Path) -> None:
     chunks = sorted(p.name for p in (out / "vendor" / "pyscript").glob("core-*.js"))
     page = env.get_template("index.html.j2").render(
         tools=TOOLS, csp=CSP, pyscript_config=json.dumps(PYSCRIPT_CONFIG, separators=(",", ":")),
-        pyscript_chunks=chunks, scenario_choices=conflict.SCENARIO_CHOICES, battle=battle_matrices())
+        pyscript_chunks=chunks, stdlib=f"./vendor/pyodide/{STDLIB_CUT}", scenario_choices=conflict.SCENARIO_CHOICES, battle=battle_matrices())
     write(out / "index.html", page)
+
+
+#: Served but not precached: the full standard library is the cut's fallback, needed only
+#: if the cut missed a module (the e2e suites prove it does not, in every path they take).
+#: Precaching it would add 2.5 MB to every first visit; the service worker keeps it once a
+#: fallback fetched it, so a device that needed it once has it offline too.
+ON_DEMAND = (f"vendor/pyodide/{STDLIB_FULL}",)
 
 
 def service_worker(out: Path) -> None:
@@ -371,14 +563,19 @@ def service_worker(out: Path) -> None:
     for name in files:
         digest.update(name.encode() + b"\0" + sha((out / name).read_bytes()).encode())
     version = digest.hexdigest()[:16]
-    precache = ["./"] + [f"./{name}" for name in files if name != "index.html"] + ["./index.html"]
+    precache = (["./"] + [f"./{name}" for name in files if name != "index.html" and name not in ON_DEMAND]
+                + ["./index.html"])
     source = (STATIC / "sw.js").read_text()
-    source = source.replace("__CACHE_VERSION__", version).replace(
-        "__PRECACHE__", json.dumps(precache, indent=1))
+    source = (source.replace("__CACHE_VERSION__", version)
+              .replace("__PRECACHE__", json.dumps(precache, indent=1))
+              .replace("__ON_DEMAND__", json.dumps([f"./{name}" for name in ON_DEMAND])))
     write(out / "sw.js", source)
 
 
-def build(out: Path) -> Path:
+def build(out: Path, trace_imports: bool = False, report_fallbacks: bool = False) -> Path:
+    """The site in ``out``. For tests/stdlib_trace.py only (never deployed): ``trace_imports``,
+    the full standard library, whose sitecustomize reports every import; ``report_fallbacks``,
+    the cut, whose fallback also reports each module it had to load."""
     started = time.perf_counter()
     if out.exists():
         shutil.rmtree(out)
@@ -387,7 +584,14 @@ def build(out: Path) -> Path:
     app = app_zip()
     write(out / "app.zip", app)
     write(out / "vendor" / "segno.zip", segno_zip())
-    write(out / "vendor" / "pyodide" / "boot.mjs", boot_module(app))
+    if trace_imports:
+        full = stdlib_index((NODE / "pyodide" / STDLIB_FULL).read_bytes())
+        stdlib = stdlib_cut(sorted(full), STDLIB_TRACER.read_bytes())
+    else:
+        stdlib = stdlib_cut(report=report_fallbacks)
+    write(out / "vendor" / "pyodide" / STDLIB_CUT, stdlib)
+    write(out / "vendor" / "pyodide" / STDLIB_LATER, stdlib_later())
+    write(out / "vendor" / "pyodide" / "boot.mjs", boot_module(app, stdlib))
     for path in sorted(STATIC.rglob("*")):
         if path.is_file() and path.name not in TEMPLATED and CSS_PARTS not in path.parents:
             write(out / path.relative_to(STATIC), path.read_bytes())
@@ -405,7 +609,12 @@ def build(out: Path) -> Path:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "build")
-    build(parser.parse_args(argv).out.resolve())
+    parser.add_argument("--trace-imports", action="store_true",
+                        help="a tracing build for tests/stdlib_trace.py (never deploy it)")
+    parser.add_argument("--report-fallbacks", action="store_true",
+                        help="the cut, reporting each fallback to the test server (never deploy it)")
+    args = parser.parse_args(argv)
+    build(args.out.resolve(), trace_imports=args.trace_imports, report_fallbacks=args.report_fallbacks)
 
 
 if __name__ == "__main__":

@@ -50,6 +50,12 @@ def replace_hash(new_hash: str) -> None:
     window.history.replaceState(None, "", new_hash or "#/")
 
 
+def go_to_hash(new_hash: str) -> None:
+    """Go to another route without adding a history entry; unlike :func:`replace_hash`,
+    the page hears it (``hashchange``), so the shell and the app both move there."""
+    window.location.replace(new_hash)
+
+
 def page_url_without_hash() -> str:
     href = str(window.location.href)
     return href.split("#", 1)[0]
@@ -57,6 +63,15 @@ def page_url_without_hash() -> str:
 
 def copy_text(text: str) -> None:
     navigator.clipboard.writeText(text)
+
+
+def print_page(part: str) -> None:
+    """Print one part of the page: ``data-print`` on <html> says which (static/css/70-print.css
+    shows only that part in print), then the browser's own print. The page shell
+    (static/shell.js) clears the mark at the next tap, key or route change, so a later
+    print from the browser's menu prints the page as usual."""
+    document.documentElement.setAttribute("data-print", part)
+    window.print()
 
 
 def can_share() -> bool:

@@ -221,7 +221,8 @@ class ShareCodes:
             error_level(url)
         except LinkTooLong as err:
             offer = (button("Show the spectator code full screen", "session:qr-full", "public",
-                            cls="btn small primary") if which != "public" else None)
+                            cls="btn small primary", data_focus=f"qr-full-{which}", aria_haspopup="dialog")
+                     if which != "public" else None)
             return h("div", {"class": "qr-figure qr-none", "data-testid": f"qr-{which}"},
                      h("p", {"class": "qr-too-long", "role": "note"}, str(err),
                        " Scan the spectator link instead (it is shorter), or send this link with "
@@ -238,8 +239,8 @@ class ShareCodes:
         return h("figure", {"class": "qr-figure", "data-testid": f"qr-{which}"},
                  h("div", {"class": "qr-square"}, svg(code, f"QR code of the {title.lower()} link")),
                  h("figcaption", {"class": "muted"}, caption(code)),
-                 button("Full screen", "session:qr-full", which, cls="btn small",
-                        aria_label=f"Show the {title.lower()} QR code full screen"))
+                 button("Full screen", "session:qr-full", which, cls="btn small", data_focus=f"qr-full-{which}",
+                        aria_haspopup="dialog", aria_label=f"Show the {title.lower()} QR code full screen"))
 
     def overlay(self, links: dict[str, tuple[str, str]]) -> VNode | None:
         if self.full_screen not in links or loader().state != "ready":
@@ -249,13 +250,16 @@ class ShareCodes:
             code = make(url)
         except LinkTooLong:
             return None
-        return h("div", {"class": "qr-full", "role": "dialog", "aria-modal": "true",
-                         "aria-label": f"{title}: QR code", "data-testid": "qr-fullscreen"},
+        # A modal dialog (issue 22): it takes the focus on its Close button when it opens
+        # (data-focus "qr-dialog"), keeps Tab inside (web/app.py), and gives the focus back
+        # to the "Full screen" button that opened it when it closes.
+        return h("div", {"class": "qr-full", "role": "dialog", "aria-modal": "true", "aria-label": f"{title}: QR code",
+                         "aria-describedby": "qr-full-hint", "data-testid": "qr-fullscreen"},
                  h("div", {"class": "qr-full-bar"},
                    h("h2", {}, title),
-                   button("Close", "session:qr-close", cls="btn small primary")),
+                   button("Close", "session:qr-close", cls="btn small primary", data_focus="qr-dialog")),
                  h("div", {"class": "qr-full-square"}, svg(code, f"QR code of the {title.lower()} link")),
-                 h("p", {"class": "qr-full-hint"}, "Point a phone's camera app at the code and open the link it "
+                 h("p", {"class": "qr-full-hint", "id": "qr-full-hint"}, "Point a phone's camera app at the code and open the link it "
                                                   "shows."))
 
     def handle(self, name: str, arg: Any) -> bool:

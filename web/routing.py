@@ -20,3 +20,26 @@ def parse_hash(hash_: str) -> tuple[str, dict[str, str]]:
             key, _, value = pair.partition("=")
             params.setdefault(unquote(key), unquote(value.replace("+", " ")))
     return route, params
+
+
+#: What players call each tool's games and table (kind → words), for messages:
+#: "This link holds an Ascension Isle battle; …", "… on the Battle table".
+GAME_WORDS = {
+    "conflict": "an Organizations In Conflict game",
+    "campaign": "a Campaign game",
+    "initiative": "a CONSIM initiative round",
+    "battle": "an Ascension Isle battle",
+}
+#: The table's name as the navigation says it.
+TABLE_WORDS = {"conflict": "the Conflict table", "campaign": "the Campaign table",
+               "initiative": "the Initiative table", "battle": "the Battle table"}
+
+
+def game_words(kind: str) -> str:
+    """"an Ascension Isle battle": a game of ``kind`` in players' words."""
+    return GAME_WORDS.get(kind, "a game for another table")
+
+
+def table_words(kind: str) -> str:
+    """"the Battle table": where games of ``kind`` are played."""
+    return TABLE_WORDS.get(kind, "another table")

@@ -14,7 +14,19 @@ from engine import codec
 from engine import game as games
 from web import platform
 from web.dom import button, h
-from web.store import ConflictingEdit, DamagedSave, NoSuchSave, StoreError
+from web.routing import ROUTES, game_words, table_words
+from web.store import ConflictingEdit, DamagedSave, NoSuchSave, StorageFull, StoreError, slot_kind
+from web.views.curtain import CurtainGuard
+
+#: What a spectator's copy is called in its save's name and in the lists of saves.
+SPECTATOR_TAG = "spectator copy"
+
+#: The most of a kept copy's text shown in the Saves drawer (Export gives all of it).
+BACKUP_SHOWN = 20_000
+
+#: Asked before going back when a system's hook cannot say what undoing would reveal.
+GENERIC_UNDO_WARNING = ("Going back may undo something the table has already seen, and let it be chosen "
+                        "again. Undo anyway?")
 
 
 class Session:
@@ -38,6 +50,11 @@ class Session:
         self.stale = False  # another tab saved this game since we loaded it
         self.copied: str | None = None
         self._codes = None  # the Share drawer's QR codes (web/qr.py), made when first shown
+        #: The question "…Undo anyway?" while it is asked: the hook's text, the position to go
+        #: back to and the data-focus name of what asked (for the focus after No).
+        self.question: dict | None = None
+        self.question_guard = CurtainGuard(platform.now_ms)  # its Yes ignores a double tap's second tap
+        self.backup_shown: str | None = None  # the kept copy whose text the Saves drawer shows
 
     # ------------------------------------------------------------ state
     @property
@@ -56,13 +73,33 @@ class Session:
             self.open(slot, quiet=True)
 
     def open(self, slot: str, quiet: bool = False) -> bool:
+        """Open a saved game. A save of another tool's game opens on that tool's table
+        (``#/campaign?slot=<a battle>`` goes to the battle table); it never lands here."""
+        try:
+            kind = slot_kind(slot)
+        except NoSuchSave as err:
+            self.app.toast(str(err), "error")
+            return False
+        if kind != self.kind:
+            if kind in ROUTES:
+                platform.go_to_hash(f"#/{kind}?slot={slot}" + ("&quiet=1" if quiet else ""))
+            else:
+                self.app.toast("This save is for a table this version of the app does not have.", "error")
+            return False
         try:
             game, meta = self.app.store.load(slot)
-        except (DamagedSave, NoSuchSave, StoreError) as err:
+        except DamagedSave as err:
+            self.app.toast(str(err) + (" You find it under Saves, “Kept copies of damaged saves”."
+                                       if err.backup_key else ""), "error")
+            return False
+        except StoreError as err:
             self.app.toast(str(err), "error")
             return False
         self._set(slot, game, meta.get("name") or "")
-        self.app.store.set_last(self.kind, slot)
+        try:
+            self.app.store.set_last(self.kind, slot)
+        except StoreError:
+            pass  # which game was open is a convenience: a full storage does not stop the table
         if not quiet:
             self.app.toast(f"Opened “{self.name}”.")
         return True
@@ -71,17 +108,39 @@ class Session:
         self.slot, self.game, self.name = slot, game, name
         self.stale = False
         self.drawer = None
+        self.question = None
         self.on_change()
 
-    def start(self, game: games.Game, name: str | None = None) -> None:
-        """Begin a new game in a new save slot."""
+    def start(self, game: games.Game, name: str | None = None, *, quiet: bool = False) -> StoreError | None:
+        """Begin a new game in a new save slot. When it cannot be saved (storage full or
+        off) the game is open unsaved; the reason is returned, and said unless ``quiet``.
+
+        A spectator's copy is saved as one: its name says so (issue 21)."""
+        if game.kind != self.kind:  # never a game of another table in this one
+            raise ValueError(f"{game_words(game.kind)} cannot be opened on {table_words(self.kind)}")
+        if games.is_spectator(game):
+            name = self._spectator_name(name)
         try:
-            slot = self.app.store.create(game, name)
-            self.app.store.set_last(self.kind, slot)
-            self._set(slot, game, self._slot_name(slot))
+            slot = self.app.store.create(game, name, state=self._state_of(game))
         except StoreError as err:  # storage full or off: play on unsaved, and say so
             self._set(None, game, name or "")
-            self.app.toast(str(err), "error")
+            if not quiet:
+                self.app.toast(str(err), "error")
+            return err
+        self._set(slot, game, self._slot_name(slot))
+        try:
+            self.app.store.set_last(self.kind, slot)
+        except StoreError:
+            pass
+        return None
+
+    def _spectator_name(self, name: str | None) -> str:
+        base = (name or "").strip() or self.title
+        return base if SPECTATOR_TAG in base.lower() else f"{base} ({SPECTATOR_TAG})"
+
+    def _state_of(self, game: games.Game):
+        """The state of ``game`` if this session already has it (no second replay)."""
+        return self._state if self._state_key is game else None
 
     def close(self) -> None:
         """Leave the current game (it stays saved) to set up a new one.
@@ -102,9 +161,11 @@ class Session:
             self.start(self.game, self.name or None)
             if self.slot is not None:
                 self.app.toast(f"Saved as “{self.name}”.")
+            else:
+                self.drawer = "saves"  # the way out (export, delete old games) is right there
 
-    def _slot_name(self, slot: str) -> str:
-        for info in self.app.store.list(self.kind):
+    def _slot_name(self, slot: str, kind: str | None = None) -> str:
+        for info in self.app.store.list(kind or self.kind):
             if info.id == slot:
                 return info.name or ""
         return ""
@@ -130,6 +191,7 @@ class Session:
 
     def _update(self, new: games.Game) -> None:
         self.game = new
+        self.question = None
         self.save()
         self.on_change()
 
@@ -137,7 +199,7 @@ class Session:
         if self.slot is None or self.game is None:
             return
         try:
-            self.app.store.save(self.slot, self.game, force=force)
+            self.app.store.save(self.slot, self.game, force=force, state=self.state)
             self.stale = False
         except ConflictingEdit:
             self.stale = True
@@ -149,16 +211,85 @@ class Session:
             self.app.toast(str(err), "error")
 
     def undo(self) -> None:
+        """One step back (Undo, Ctrl+Z): asks first when the system says the step showed
+        the table something (AI-7)."""
         if self.game is not None and self.game.can_undo:
-            self._update(games.undo(self.game))
+            self.goto(self.game.position - 1, asked_by="undo")
 
     def redo(self) -> None:
         if self.game is not None and self.game.can_redo:
             self._update(games.redo(self.game))
 
-    def goto(self, position: int) -> None:
-        if self.game is not None:
-            self._update(games.goto(self.game, position))
+    def goto(self, position: int, asked_by: str = "undo") -> None:
+        """Jump to ``position`` of the history. Going back past a point the system's
+        ``undo_warning`` hook names asks "…Undo anyway?" first; ``asked_by`` is the
+        ``data-focus`` name of the control that asked (the focus goes back there on No)."""
+        if self.game is None or not isinstance(position, int) or not 0 <= position <= len(self.game.actions):
+            return
+        if self.question is not None:
+            return  # one question at a time: a second tap or Ctrl+Z never answers it
+        if position < self.game.position:
+            warning = self.undo_warning(position)
+            if warning is not None:
+                self.question = {"text": warning, "position": position, "asked_by": asked_by}
+                self.question_guard.hold()
+                self._focus("undo-no")
+                later = getattr(self.app, "later", None)
+                if later is not None:  # "Yes" is aria-disabled while it settles: redraw when it may be tapped
+                    later(self.question_guard.settle_ms / 1000 + 0.05, self.app.render)
+                return
+        self._update(games.goto(self.game, position))
+
+    def undo_warning(self, position: int) -> str | None:
+        """What the table must hear before going back to ``position``, from the system's
+        optional ``undo_warning(game, position)`` hook; ``None`` when nothing (or for a
+        spectator's copy, which takes no moves, so nothing seen can be chosen again)."""
+        game = self.game
+        if game is None or games.is_spectator(game):
+            return None
+        hook = getattr(games.system(self.kind), "undo_warning", None)
+        if hook is None:
+            return None
+        try:
+            text = hook(game, position)
+        except Exception:  # a failing hook must not let a reveal be undone silently
+            return GENERIC_UNDO_WARNING
+        if text is None:
+            return None
+        if not isinstance(text, str) or not text.strip():
+            return GENERIC_UNDO_WARNING
+        text = " ".join(text.split())
+        return text if text.endswith("?") else f"{text} Undo anyway?"
+
+    def answer(self, yes: bool) -> None:
+        """The table's answer to "…Undo anyway?"."""
+        question, self.question = self.question, None
+        if question is None:
+            return
+        if yes and self.game is not None:
+            self._update(games.goto(self.game, question["position"]))
+            self._focus("undo", "drawer")
+        else:
+            self._focus(question["asked_by"], "undo")
+
+    def _focus(self, *names: str) -> None:
+        focus_to = getattr(self.app, "focus_to", None)
+        if focus_to is not None:
+            focus_to(*names)
+
+    def _question_view(self):
+        q = self.question
+        if q is None:
+            return None
+        held = not self.question_guard.may_open()
+        return h("div", {"class": "undo-question", "role": "alertdialog", "aria-labelledby": "undo-question-text",
+                         "data-testid": "undo-question", "data-key": "undo-question"},
+                 h("p", {"id": "undo-question-text"}, q["text"]),
+                 h("div", {"class": "row"},
+                   button("Yes, go back", "session:undo-yes", cls="btn danger",
+                          aria_disabled="true" if held else None, data_focus="undo-yes"),
+                   button("No, keep the table as it is", "session:undo-no", cls="btn primary",
+                          data_focus="undo-no")))
 
     # ------------------------------------------------------------ links
     def share_url(self, public: bool) -> str:
@@ -166,18 +297,35 @@ class Session:
         return f"{platform.page_url_without_hash()}#/{self.kind}?g={codec.encode_share(game)}"
 
     def open_link(self, payload: str) -> None:
-        """Open a shared game as a new save; a bad link is explained and changes nothing."""
+        """Open a shared game as a new save; a bad link is explained and changes nothing.
+
+        A link to another tool's game opens on that tool's table. A spectator's link is
+        saved as a spectator's copy; a full link opened later is another, new save.
+        """
         platform.replace_hash(f"#/{self.kind}")
         try:
             game = codec.decode_share(payload)
         except codec.ShareError as err:
-            self.app.toast(f"This link could not be opened: {err}", "error")
+            self.app.toast(link_problem(err), "error")
             return
         if game.kind != self.kind:
-            self.app.toast(f"This link holds a {game.kind} game, not a {self.title} game.", "error")
+            if game.kind in ROUTES:  # open it where it belongs
+                platform.go_to_hash(f"#/{game.kind}?g={payload}")
+            else:
+                self.app.toast(f"This link holds {game_words(game.kind)}, which this app cannot open.", "error")
             return
-        self.start(game, f"{self.namer(game)} (shared)")
-        self.app.toast(f"Opened the shared game as a new save, “{self.name}”. Your other games are untouched.")
+        spectator = games.is_spectator(game)
+        what = "the spectator's copy" if spectator else "the shared game"
+        problem = self.start(game, self.namer(game) if spectator else f"{self.namer(game)} (shared)", quiet=True)
+        if problem is not None:  # one message that says what is true: open, and not saved
+            if isinstance(problem, StorageFull):
+                self.app.toast(f"Opened {what} here, but browser storage is full, so it is not saved. Export or "
+                               "delete old games to make room, then use “Save this game” under Saves.", "error")
+            else:
+                self.app.toast(f"Opened {what} here, but it could not be saved ({str(problem).rstrip('.')}). "
+                               "Use “Save this game” under Saves to try again.", "error")
+            return
+        self.app.toast(f"Opened {what} as a new save, “{self.name}”. Your other games are untouched.")
 
     # ------------------------------------------------------------ other tabs
     def on_storage(self, key: str, value: str | None) -> None:
@@ -191,22 +339,28 @@ class Session:
 
     def keep_mine_as_copy(self) -> None:
         if self.game is not None:
-            self.start(self.game, f"{self.name} (this tab)")
-            self.app.toast(f"Your version is saved as “{self.name}”.")
+            if self.start(self.game, f"{self.name} (this tab)") is None:
+                self.app.toast(f"Your version is saved as “{self.name}”.")
 
     # ------------------------------------------------------------ files
     def import_text(self, text: str) -> None:
         try:
             slot = self.app.store.import_text(text)
         except (codec.SaveError, StoreError) as err:
-            self.app.toast(f"That file could not be imported: {err}", "error")
+            self.app.toast(f"That file could not be imported: {_lower_first(str(err))}", "error")
             return
-        kind = slot.split("-", 1)[0]
+        self._opened_new(slot, "Imported")
+
+    def _opened_new(self, slot: str, verb: str) -> None:
+        """A new save (an import, a restored copy): open it on its own table."""
+        kind = slot_kind(slot)
+        name = self._slot_name(slot, kind)
         if kind != self.kind:
-            self.app.toast(f"Imported a {kind} game; find it on that tool's Saves.")
+            self.app.toast(f"{verb} “{name}” as a new save: it is {game_words(kind)}, opened on {table_words(kind)}.")
+            self.open(slot, quiet=True)
             return
-        self.open(slot, quiet=True)
-        self.app.toast(f"Imported “{self.name}” as a new save.")
+        if self.open(slot, quiet=True):
+            self.app.toast(f"{verb} “{self.name}” as a new save.")
 
     def import_file(self, file) -> None:
         import asyncio  # only for reading a file: kept off the start-up path
@@ -229,12 +383,14 @@ class Session:
                  h("span", {"class": "session-name"}, self.name or "New game",
                    h("span", {"class": "badge note"}, "not saved") if g is not None and self.slot is None else None),
                  button("↶ Undo", "session:undo", cls="btn small", disabled=not (g and g.can_undo),
-                        aria_keyshortcuts="Control+Z"),
+                        aria_keyshortcuts="Control+Z", data_focus="undo"),
                  button("↷ Redo", "session:redo", cls="btn small", disabled=not (g and g.can_redo),
                         aria_keyshortcuts="Control+Shift+Z Control+Y"),
                  self._drawer_toggle("History", "history", disabled=g is None),
                  self._drawer_toggle("Saves", "saves"),
-                 self._drawer_toggle("Share", "share", disabled=g is None))
+                 self._drawer_toggle("Share", "share", disabled=g is None),
+                 # issue 22: the printable record (web/views/record.py)
+                 self._drawer_toggle("Record", "record", disabled=g is None))
 
     # Drawers are disclosures (issue 14): a toggle with aria-expanded and aria-controls,
     # a named region that takes the focus when it opens; Close and Escape give the
@@ -250,9 +406,13 @@ class Session:
                       data_focus=f"drawer-{name}", disabled=disabled)
 
     def escape(self) -> bool:
-        """Escape: close the open drawer, focus back on its toggle. Whether it did."""
+        """Escape: say No to "…Undo anyway?", close a full-screen QR code (focus back on its
+        "Full screen" button) or the open drawer (focus back on its toggle). Whether it did."""
+        if self.question is not None:
+            self.answer(False)
+            return True
         if self._codes is not None and self._codes.full_screen is not None:
-            self._codes.full_screen = None  # a full-screen QR code first
+            self._close_qr()
             return True
         if self.drawer is None:
             return False
@@ -262,7 +422,7 @@ class Session:
     def _toggle_drawer(self, name: str | None) -> None:
         previous = self.drawer
         self.drawer = None if not name or self.drawer == name else name
-        self.renaming, self.copied = None, None
+        self.renaming, self.copied, self.backup_shown = None, None, None
         if self._codes is not None:
             self._codes.full_screen = None
         focus_to = getattr(self.app, "focus_to", None)
@@ -270,6 +430,9 @@ class Session:
             focus_to("drawer" if self.drawer else f"drawer-{previous}")
 
     def banner(self):
+        question = self._question_view()
+        if question is not None:
+            return question
         if not self.stale:
             return self._past_banner()
         return h("div", {"class": "msg-error stale", "role": "alert"},
@@ -298,6 +461,10 @@ class Session:
             node = self._saves_view()
         elif self.drawer == "share" and self.game is not None:
             node = self._share_view()
+        elif self.drawer == "record" and self.game is not None:  # issue 22: the printable record
+            from web.views import record
+
+            node = record.drawer(self)
         if node is not None:  # a named region the toggle controls (see _drawer_toggle)
             node.attrs.update({"id": self._drawer_id(self.drawer), "role": "region", "tabindex": "-1",
                                "data-focus": "drawer", "data-key": f"drawer-{self.drawer}"})
@@ -309,11 +476,11 @@ class Session:
             return h("div", {"class": "panel drawer", "aria-label": "History"}, h("p", {}, "No game is open."))
         labels = games.history(self.game)
         items = [h("li", {"data-key": "h0"},
-                   button("Start of the game", "session:goto", 0,
+                   button("Start of the game", "session:goto", 0, data_focus="history-0",
                           cls=["history-item", self.game.position == 0 and "current"]))]
         for index, label in enumerate(labels, start=1):
             items.append(h("li", {"data-key": f"h{index}"},
-                           button(label, "session:goto", index,
+                           button(label, "session:goto", index, data_focus=f"history-{index}",
                                   cls=["history-item", index == self.game.position and "current",
                                        index > self.game.position and "future"],
                                   aria_current="step" if index == self.game.position else None)))
@@ -334,6 +501,7 @@ class Session:
                                 h("span", {"class": "muted"}, info.problem or "")),
                               button("Open", "session:open", info.id, cls="btn small")))
                 continue
+            tag = h("span", {"class": "badge spectator"}, "Spectator copy") if info.spectator else None
             if self.renaming == info.id:
                 main = h("div", {"class": "save-main row"},
                          h("label", {"class": "visually-hidden", "for": "rename-input"}, "New name"),
@@ -344,16 +512,18 @@ class Session:
             else:
                 main = h("div", {"class": "save-main"},
                          h("strong", {}, info.name or info.id, " (open)" if current else ""),
-                         h("span", {"class": "muted"},
-                           f"{info.position} of {info.actions} actions · {platform.local_time(info.updated)}"))
-            rows.append(h("li", {"class": ["save-row", current and "current"], "data-key": info.id}, main,
+                         h("span", {"class": "save-where", "data-testid": "save-where"}, tag, " " if tag else None,
+                           info.where),
+                         h("span", {"class": "muted"}, f"Saved {platform.local_time(info.updated)}"))
+            rows.append(h("li", {"class": ["save-row", current and "current", info.spectator and "spectator"],
+                                 "data-key": info.id}, main,
                           h("div", {"class": "row"},
                             None if current else button("Open", "session:open", info.id, cls="btn small"),
                             button("Rename", "session:rename", info.id, cls="btn small"),
                             button("Copy", "session:duplicate", info.id, cls="btn small"),
                             button("Export", "session:export", info.id, cls="btn small"),
                             button("Delete", "session:delete", info.id, cls="btn small danger",
-                                   aria_label=f"Delete {info.name}"))))
+                                   aria_label=f"Delete {info.name or 'this game'}"))))
         return h("div", {"class": "panel drawer", "aria-label": "Saved games"},
                  h("div", {"class": "spread"}, h("h2", {}, "Saved games"),
                    h("div", {"class": "row"},
@@ -362,12 +532,58 @@ class Session:
                      button("New game", "session:new", cls="btn small primary"),
                      button("Close", "session:drawer", "", cls="btn small ghost"))),
                  h("ul", {"class": "save-list"}, rows) if rows else h("p", {"class": "muted"}, "No saved games yet."),
+                 self._backups_view(),
                  h("div", {"class": "dropzone"},
                    h("label", {"class": "btn small", "for": f"import-{self.kind}"}, "Import a game file…"),
                    h("input", {"type": "file", "id": f"import-{self.kind}", "accept": ".json,application/json",
                                "data-field": "session:import", "class": "visually-hidden"}),
                    h("span", {"class": "muted"}, "or drop an exported .json file anywhere on this page. "
                                                  "An import is always added as a new save.")))
+
+    def _backups_view(self):
+        """Kept copies of saves that could not be opened (issue 20): see, export, try to
+        restore, delete. Nothing the app keeps is out of the player's reach."""
+        copies = self.app.store.backup_list(self.kind)
+        if not copies:
+            return None
+        rows = []
+        for copy in copies:
+            label = f"“{copy.name}”" if copy.name else "A save whose name cannot be read"
+            shown = self.backup_shown == copy.key
+            text = None
+            if shown:
+                try:
+                    raw = self.app.store.backup_text(copy.key)
+                except StoreError:
+                    raw = ""
+                more = len(raw) > BACKUP_SHOWN
+                text = h("div", {"class": "backup-text"},
+                         h("label", {"class": "visually-hidden", "for": "backup-text"}, "The kept copy's text"),
+                         h("textarea", {"id": "backup-text", "readonly": True, "rows": "5",
+                                        "value": raw[:BACKUP_SHOWN]}),
+                         h("p", {"class": "muted"}, f"The first {BACKUP_SHOWN:,} of {len(raw):,} characters; "
+                                                    "Export gives the whole text.") if more else None)
+            rows.append(h("li", {"class": "save-row damaged", "data-key": copy.key, "data-testid": "backup"},
+                          h("div", {"class": "save-main"},
+                            h("strong", {}, label),
+                            h("span", {"class": "muted"}, f"Kept {platform.local_time(copy.kept)} · "
+                                                          f"{copy.size:,} characters")),
+                          h("div", {"class": "row"},
+                            button("Hide text" if shown else "Show text", "session:backup-show", copy.key,
+                                   cls="btn small", aria_expanded="true" if shown else "false"),
+                            button("Export", "session:backup-export", copy.key, cls="btn small",
+                                   aria_label=f"Export the kept copy of {label}"),
+                            button("Try to open", "session:backup-restore", copy.key, cls="btn small",
+                                   aria_label=f"Try to open the kept copy of {label} as a new save"),
+                            button("Delete", "session:backup-delete", copy.key, cls="btn small danger",
+                                   aria_label=f"Delete the kept copy of {label}")),
+                          text))
+        return h("section", {"class": "backups", "aria-labelledby": f"{self.kind}-backups-title"},
+                 h("h3", {"id": f"{self.kind}-backups-title"}, "Kept copies of damaged saves"),
+                 h("p", {"class": "muted"}, "Saves that could not be opened are kept here exactly as they were, "
+                                           "so nothing is lost. Export one to keep it as a file or for a bug "
+                                           "report; “Try to open” adds it as a new save if this version can read it."),
+                 h("ul", {"class": "save-list"}, rows))
 
     @property
     def codes(self):
@@ -397,6 +613,13 @@ class Session:
                        h("span", {"class": "muted"}, f"{len(url):,} characters")),
                      self.codes.figure(which, title, url))
 
+        if games.is_spectator(self.game):  # a spectator's copy has no full game to give
+            return h("div", {"class": "panel drawer", "aria-label": "Share"},
+                     h("div", {"class": "spread"}, h("h2", {}, "Share this spectator copy"),
+                       button("Close", "session:drawer", "", cls="btn small ghost")),
+                     link_block("Spectator view", "This is a spectator's copy: its link shows what the table "
+                                "could see, read-only, like the copy itself. Safe to send to anyone.", public, "public"),
+                     self.codes.overlay({"public": ("Spectator view", public)}))
         return h("div", {"class": "panel drawer", "aria-label": "Share"},
                  h("div", {"class": "spread"}, h("h2", {}, "Share this game"),
                    button("Close", "session:drawer", "", cls="btn small ghost")),
@@ -407,6 +630,15 @@ class Session:
                             "another tablet.", full, "full"),
                  self.codes.overlay({"public": ("Spectator view", public),
                                      "full": ("Full game (for your own devices)", full)}))
+
+    def _close_qr(self) -> None:
+        """Close the full-screen code: the focus goes back to the "Full screen" button
+        that opened it (issue 22)."""
+        which = self._codes.full_screen if self._codes is not None else None
+        if self._codes is not None:
+            self._codes.full_screen = None
+        if which:
+            self._focus(f"qr-full-{which}", "drawer")
 
     def handle(self, action: str, arg: str | None, el=None) -> bool:
         """Handle a ``session:`` action; returns False when it is not one."""
@@ -424,7 +656,16 @@ class Session:
         elif name == "redo":
             self.redo()
         elif name == "goto":
-            self.goto(int(arg or 0))
+            try:
+                position = int(arg or 0)
+            except ValueError:
+                return True
+            self.goto(position, asked_by=f"history-{position}")
+        elif name == "undo-yes":
+            if self.question_guard.may_open(getattr(self.app, "tap", None)):
+                self.answer(True)
+        elif name == "undo-no":
+            self.answer(False)
         elif name == "drawer":
             self._toggle_drawer(arg)
         elif name == "open" and arg:
@@ -468,11 +709,56 @@ class Session:
         elif name == "copy" and arg:
             platform.copy_text(self.share_url(public=arg == "public"))
             self.copied = arg
-        elif name in ("qr-full", "qr-close"):
-            self.codes.handle(name, arg)
+        elif name == "qr-full":
+            if self.codes.handle(name, arg):
+                self._focus("qr-dialog")  # the dialog takes the focus (its Close button)
+        elif name == "qr-close":
+            self._close_qr()
+        elif name == "backup-show" and arg:
+            self.backup_shown = None if self.backup_shown == arg else arg
+        elif name == "backup-export" and arg:
+            try:
+                filename, text = store.export_backup(arg)
+                platform.download(filename, text)
+            except StoreError as err:
+                self.app.toast(str(err), "error")
+        elif name == "backup-restore" and arg:
+            try:
+                slot = store.restore_backup(arg)
+            except (codec.SaveError, StoreError) as err:
+                self.app.toast(f"This copy still cannot be opened: {_lower_first(str(err))}", "error")
+                return True
+            self._opened_new(slot, "Opened the kept copy")
+        elif name == "backup-delete" and arg:
+            self._delete_backup(arg)
+        elif name.startswith("record-"):  # issue 22: Print, Copy as post (web/views/record.py)
+            from web.views import record
+
+            record.handle(self, name)
         elif name == "native-share" and arg:
             platform.share_link(f"{self.title} — Conflict Table", self.share_url(public=arg == "public"))
         return True
+
+    def _delete_backup(self, key: str) -> None:
+        store = self.app.store
+        try:
+            text = store.backup_text(key)
+            store.discard_backup(key)
+        except StoreError as err:
+            self.app.toast(str(err), "error")
+            return
+        if self.backup_shown == key:
+            self.backup_shown = None
+
+        def restore():
+            try:
+                store.put_backup(key, text)
+            except StoreError as err:
+                self.app.toast(str(err), "error")
+                return
+            self.app.toast("The kept copy is back.")
+
+        self.app.toast("Deleted the kept copy.", action=restore, action_label="Undo", seconds=10)
 
     def _delete(self, slot: str) -> None:
         store = self.app.store
@@ -507,3 +793,21 @@ class Session:
             self.rename_text = value
             return True
         return False
+
+
+def link_problem(err: codec.ShareError) -> str:
+    """A refused link in one sentence: "This link could not be opened: this game breaks
+    CS-5 at step 14: …. Nothing was saved; your games are as they were."."""
+    text = str(err).strip().rstrip(".")
+    for prefix in ("This link cannot be opened: ", "This link could not be opened: "):
+        if text.startswith(prefix):
+            text = text[len(prefix):]
+    return f"This link could not be opened: {_lower_first(text)}. Nothing was saved; your games are as they were."
+
+
+def _lower_first(text: str) -> str:
+    """A sentence continued after a colon: "This save is damaged" → "this save is damaged"
+    (a clause id or a name such as "CS-5" or "OIC" stays as it is)."""
+    if text[:1].isupper() and not text[1:2].isupper() and not text[1:2].isdigit():
+        return text[0].lower() + text[1:]
+    return text

@@ -8,8 +8,10 @@ Keys (all start with ``ct:``; ``v1`` is the key layout, not the save schema):
 
 ``ct:v1:slot:<slot id>``
     a save in :mod:`engine.codec` format; its ``meta`` holds ``name``,
-    ``created``/``updated`` (epoch ms), ``rev`` (a counter bumped by every save)
-    and ``tab`` (the tab that wrote it). Slot ids are ``<kind>-<6 letters/digits>``.
+    ``created``/``updated`` (epoch ms), ``rev`` (a counter bumped by every save),
+    ``tab`` (the tab that wrote it) and ``standing`` (where the game stands, in its
+    system's words, written at every save so that listing saves replays nothing).
+    Slot ids are ``<kind>-<6 letters/digits>``.
 ``ct:v1:last:<kind>``
     the slot id of the last game opened with that tool.
 ``ct:v1:trash``
@@ -36,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Protocol
 
 from engine import codec
+from engine import game as games
 from engine.game import Game
 
 KEY_PREFIX = "ct:v1:"
@@ -50,6 +53,9 @@ KIND_TITLES = {"conflict": "Conflict", "campaign": "Campaign", "initiative": "In
 _KIND = re.compile(r"[a-z][a-z0-9_]{0,39}")
 _SLOT_ID = re.compile(r"([a-z][a-z0-9_]{0,39})-([a-z0-9]{1,16})")
 _ID_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789"
+
+#: The longest ``standing`` kept in a save's meta (a few words for the list of saves).
+MAX_STANDING = 120
 
 _FULL = ("Browser storage is full, so {what} was not saved{kept}. "
          "Export or delete old games to make room.")
@@ -186,7 +192,10 @@ class SlotInfo:
 
     ``problem`` is a message for players when the save cannot be read (the other
     fields are then ``None`` where unknown); ``actions`` counts every action,
-    ``position`` those in force.
+    ``position`` those in force. ``standing`` is where the game stood when it was
+    saved, in its system's words (``None`` for a system without ``standing`` or an
+    older save); ``spectator`` says the save is a spectator's copy (read from the
+    game itself, not from anything a name or meta could claim).
     """
 
     id: str
@@ -198,10 +207,99 @@ class SlotInfo:
     position: int | None
     rev: int | None
     problem: str | None = None
+    standing: str | None = None
+    spectator: bool = False
 
     @property
     def damaged(self) -> bool:
         return self.problem is not None
+
+    @property
+    def where(self) -> str:
+        """Where the game stands, for a list of saves: the system's words when the save
+        has them, else its point in the history ("12 steps played · 2 undone")."""
+        if self.damaged:
+            return "cannot be opened"
+        if self.standing:
+            text = self.standing
+        elif not self.position:
+            text = "No moves yet"
+        else:
+            text = f"{self.position} step{'s' if self.position != 1 else ''} played"
+        later = (self.actions or 0) - (self.position or 0)
+        if later > 0:
+            text += f" · {later} undone"
+        return text
+
+
+@dataclass(frozen=True)
+class BackupInfo:
+    """A copy of a save that could not be opened (``ct:v1:backup:…``), as listed.
+
+    ``slot_id``/``kind`` come from the key (``None`` for a key of another shape);
+    ``kept`` is when the copy was made (epoch ms, from the key); ``size`` its length
+    in characters; ``name`` the game's name when the text still says it.
+    """
+
+    key: str
+    slot_id: str | None
+    kind: str | None
+    kept: int | None
+    size: int
+    name: str | None
+
+
+def standing_of(game: Game, state: Any = None) -> str | None:
+    """Where ``game`` stands, from its system's optional ``standing(state)`` hook.
+
+    ``state`` is the game's current state when the caller has it (the session
+    does), so that nothing is replayed twice. ``None`` when the system has no such
+    hook, or the hook fails or returns no text: a save never fails because of it.
+    """
+    try:
+        hook = getattr(games.system(game.kind), "standing", None)
+        if hook is None:
+            return None
+        text = hook(games.replay(game) if state is None else state)
+    except Exception:  # a system's words are a courtesy: the save goes on without them
+        return None
+    return _clean_standing(text)
+
+
+def _clean_standing(text: Any) -> str | None:
+    if not isinstance(text, str):
+        return None
+    text = " ".join(text.split())
+    if len(text) > MAX_STANDING:
+        text = text[: MAX_STANDING - 1].rstrip() + "…"
+    return text or None
+
+
+_BACKUP_STAMP = re.compile(r"(\d{1,16})(?:-\d+)?")
+
+
+def _backup_key_parts(key: str) -> tuple[str | None, str | None, int | None]:
+    """``(slot id, kind, kept at)`` of ``ct:v1:backup:<slot id>:<ms>[-n]``; ``None`` where unknown."""
+    slot_id, _, stamp = key[len(BACKUP_PREFIX):].rpartition(":")
+    match = _SLOT_ID.fullmatch(slot_id)
+    if not match:
+        return None, None, None
+    kept = _BACKUP_STAMP.fullmatch(stamp)
+    return slot_id, match.group(1), int(kept.group(1)) if kept else None
+
+
+def _name_in(raw: str) -> str | None:
+    """The game's name in a save's text, if it can still be read (a damaged save may
+    still be JSON with its ``meta``); never raises."""
+    try:
+        data = codec.parse_save_text(raw)
+    except codec.SaveError:
+        return None
+    meta = data.get("meta") if isinstance(data, dict) else None
+    name = meta.get("name") if isinstance(meta, dict) else None
+    if isinstance(name, str) and name.strip():
+        return name.strip()[: codec.MAX_NAME]
+    return None
 
 
 def slot_kind(slot_id: str) -> str:
@@ -252,7 +350,7 @@ class Store:
 
     def _new_id(self, kind: str) -> str:
         if not isinstance(kind, str) or not _KIND.fullmatch(kind):
-            raise StoreError(f"Games of kind {kind!r} cannot be saved")
+            raise StoreError("This kind of game cannot be saved here")
         while True:
             slot_id = f"{kind}-{self._random(6)}"
             if self.storage.get(SLOT_PREFIX + slot_id) is None:
@@ -330,19 +428,30 @@ class Store:
 
     # ------------------------------------------------------------------ slots
 
-    def create(self, game: Game, name: str | None = None) -> str:
-        """Save ``game`` in a new slot (named ``name`` or "Conflict 3" …); returns its id."""
+    @staticmethod
+    def _with_standing(meta: dict[str, Any], standing: str | None) -> dict[str, Any]:
+        if standing:
+            meta["standing"] = standing
+        return meta
+
+    def create(self, game: Game, name: str | None = None, *, state: Any = None) -> str:
+        """Save ``game`` in a new slot (named ``name`` or "Conflict 3" …); returns its id.
+
+        ``state``: the game's current state, when the caller has it (for the save's
+        ``standing``, see :func:`standing_of`)."""
         slot_id = self._new_id(game.kind)
         name = self._check_name(name) or self._default_name(game.kind)
         now = self.now()
         meta = {"name": name, "created": now, "updated": now, "rev": 1, "tab": self.tab_id}
-        self._put(slot_id, game, meta, "the new game")
+        self._put(slot_id, game, self._with_standing(meta, standing_of(game, state)), "the new game")
         return slot_id
 
-    def save(self, slot_id: str, game: Game, expected_rev: int | None = None, *, force: bool = False) -> int:
+    def save(self, slot_id: str, game: Game, expected_rev: int | None = None, *, force: bool = False,
+             state: Any = None) -> int:
         """Autosave ``game`` into its slot; returns the new rev.
 
-        Keeps the stored name and creation time, sets ``updated`` and bumps ``rev``.
+        Keeps the stored name and creation time, sets ``updated`` and bumps ``rev``;
+        writes where the game stands now (``standing``, from ``state`` when given).
         Raises :class:`ConflictingEdit` when the stored rev is not ``expected_rev``
         (by default the rev this Store last loaded or wrote), unless ``force``;
         :class:`NoSuchSave` when the slot is gone; :class:`StorageFull` when it does
@@ -350,7 +459,7 @@ class Store:
         """
         kind = slot_kind(slot_id)
         if game.kind != kind:
-            raise StoreError(f"This is a {game.kind} game; it cannot be saved over a {kind} game")
+            raise StoreError("This game belongs to another table: it cannot be saved over this save")
         raw = self._raw(slot_id)
         damaged = False
         try:
@@ -372,6 +481,7 @@ class Store:
             "rev": (stored_rev or 0) + 1,
             "tab": self.tab_id,
         }
+        self._with_standing(new_meta, standing_of(game, state))
         self._put(slot_id, game, new_meta, "this move", "; your previous save is unchanged")
         return new_meta["rev"]
 
@@ -431,6 +541,7 @@ class Store:
                 actions=len(game.actions), position=game.position, rev=_int_or_none(meta.get("rev")),
                 problem=None if game.kind == match.group(1) else
                 "This save is damaged: it holds a different kind of game",
+                standing=_clean_standing(meta.get("standing")), spectator=games.is_spectator(game),
             ))
         infos.sort(key=lambda i: (-(i.updated if i.updated is not None else -1), i.id))
         return infos
@@ -457,8 +568,8 @@ class Store:
             name = self._unique_name(game.kind, meta.get("name") or "Game", "copy", always=True)
         new_id = self._new_id(game.kind)
         now = self.now()
-        self._put(new_id, game, {"name": name, "created": now, "updated": now, "rev": 1, "tab": self.tab_id},
-                  "the copy")
+        copy_meta = {"name": name, "created": now, "updated": now, "rev": 1, "tab": self.tab_id}
+        self._put(new_id, game, self._with_standing(copy_meta, _clean_standing(meta.get("standing"))), "the copy")
         return new_id
 
     # ------------------------------------------------------------------ delete / undo
@@ -565,7 +676,7 @@ class Store:
             self.storage.remove(LAST_PREFIX + kind)
             return
         if slot_kind(slot_id) != kind:
-            raise StoreError(f"That is not a {kind} game")
+            raise StoreError("That save belongs to another table")
         self._write(LAST_PREFIX + kind, slot_id, "which game was open")
 
     # ------------------------------------------------------------------ files
@@ -590,8 +701,8 @@ class Store:
         slot_id = self._new_id(game.kind)
         now = self.now()
         created = meta.get("created") if meta.get("created") is not None else now
-        self._put(slot_id, game, {"name": name, "created": created, "updated": now, "rev": 1,
-                                  "tab": self.tab_id}, "the imported game")
+        imported = {"name": name, "created": created, "updated": now, "rev": 1, "tab": self.tab_id}
+        self._put(slot_id, game, self._with_standing(imported, standing_of(game)), "the imported game")
         return slot_id
 
     # ------------------------------------------------------------------ backups
@@ -601,11 +712,58 @@ class Store:
         prefix = BACKUP_PREFIX + (f"{slot_id}:" if slot_id else "")
         return sorted(k for k in self.storage.keys() if k.startswith(prefix))
 
+    def backup_list(self, kind: str | None = None) -> list[BackupInfo]:
+        """The kept copies of damaged saves (of ``kind``'s tool, or all), newest first.
+
+        Cheap: nothing is replayed; the name is read only when the text still says it.
+        A copy whose key has another shape is listed under no tool (``kind`` None).
+        """
+        infos = []
+        for key in self.backups():
+            raw = self.storage.get(key)
+            if raw is None:
+                continue
+            slot_id, kind_of, kept = _backup_key_parts(key)
+            if kind is not None and kind_of != kind:
+                continue
+            infos.append(BackupInfo(key, slot_id, kind_of, kept, len(raw), _name_in(raw)))
+        infos.sort(key=lambda i: (-(i.kept if i.kept is not None else -1), i.key))
+        return infos
+
+    def backup_text(self, key: str) -> str:
+        """The exact text of a kept copy (raises :class:`StoreError` when it is gone)."""
+        if not isinstance(key, str) or not key.startswith(BACKUP_PREFIX):
+            raise StoreError("That is not a kept copy of a save")
+        raw = self.storage.get(key)
+        if raw is None:
+            raise StoreError("That copy is no longer there (it may have been deleted in another tab)")
+        return raw
+
+    def export_backup(self, key: str) -> tuple[str, str]:
+        """``(file name, exact text)`` of a kept copy, for downloading as it is."""
+        raw = self.backup_text(key)
+        slot_id, _kind, kept = _backup_key_parts(key)
+        stem = filename_for(_name_in(raw), slot_id or "save")[: -len(".json")]
+        return f"{stem}-damaged-copy{'-' + str(kept) if kept is not None else ''}.json", raw
+
+    def restore_backup(self, key: str) -> str:
+        """Open a kept copy again as a new save (the copy stays); returns the new slot id.
+
+        Raises :class:`engine.codec.SaveError` when the copy still cannot be opened.
+        """
+        return self.import_text(self.backup_text(key))
+
     def discard_backup(self, key: str) -> None:
         """Forget a backup for good."""
         if not isinstance(key, str) or not key.startswith(BACKUP_PREFIX):
             raise StoreError("That is not a backup")
         self.storage.remove(key)
+
+    def put_backup(self, key: str, text: str) -> None:
+        """Write a kept copy back under its key (undoing :meth:`discard_backup`)."""
+        if not isinstance(key, str) or not key.startswith(BACKUP_PREFIX) or not isinstance(text, str):
+            raise StoreError("That is not a backup")
+        self._write(key, text, "the kept copy")
 
     # ------------------------------------------------------------------ other tabs
 

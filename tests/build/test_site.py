@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from web.build import build
+from web.build import PYSCRIPT_BOOT_MODULES, STDLIB_FULL, build, shipped_sources
 
 
 def digest(root: Path) -> dict[str, str]:
@@ -34,11 +34,15 @@ def test_same_sources_give_the_same_bytes(two_builds):
 
 
 def test_the_service_worker_precaches_every_file_it_serves(two_builds):
+    """Every file but the full standard library, which is fetched only by a fallback."""
     site, _ = two_builds
     source = (site / "sw.js").read_text()
     precache = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", source, re.S).group(1))
     served = {f"./{name}" for name in digest(site) if name != "sw.js"}
-    assert set(precache) == served | {"./"}
+    on_demand = {f"./vendor/pyodide/{STDLIB_FULL}"}
+    assert set(precache) == (served - on_demand) | {"./"}
+    assert on_demand <= served  # still there for the fallback (and the benchmark's bare page)
+    assert json.loads(re.search(r"new Set\((\[.*?\])\.map", source).group(1)) == sorted(on_demand)
     assert re.search(r'const CACHE = "conflict-table-[0-9a-f]{16}"', source)
 
 
@@ -51,30 +55,48 @@ def test_the_page_names_no_other_origin(two_builds):
     assert config["interpreter"].startswith("./") and all(k.startswith("./") for k in config["files"])
 
 
-def test_the_app_zip_ships_sources_and_pyodide_bytecode_only(two_builds):
+def test_the_app_zip_ships_pyodide_bytecode_only(two_builds):
+    """Each module as its .pyc alone, in the source's place (no .py beside it, no __pycache__)."""
     site, _ = two_builds
     names = zipfile.ZipFile(site / "app.zip").namelist()
-    assert "engine/conflict.py" in names and "web/app.py" in names
-    assert "engine/__pycache__/conflict.cpython-314.pyc" in names
-    assert not any(n.endswith(("build.py", "serve.py", ".mjs")) for n in names)
-    assert not any(n.startswith("tests/") for n in names)
+    assert "engine/conflict.pyc" in names and "web/app.pyc" in names and "web/views/conflict.pyc" in names
+    assert not any(n.endswith(".py") for n in names)
+    shipped = {str(p.with_suffix(".pyc").as_posix()) for p in shipped_sources() if p.suffix == ".py"}
+    assert {n for n in names if n.endswith(".pyc") and not n.startswith("pyscript/")} == shipped
+    # PyScript's own package (it writes the sources at start): checked-hash bytecode beside them.
+    pyscript = {n for n in names if n.startswith("pyscript/")}
+    assert pyscript == {f"pyscript/__pycache__/{m}.cpython-314.pyc" for m in PYSCRIPT_BOOT_MODULES}
+    for name in pyscript:
+        assert int.from_bytes(zipfile.ZipFile(site / "app.zip").read(name)[4:8], "little") == 0b11
+    for tool in ("build", "serve", "stdlib_fallback", "stdlib_tracer"):
+        assert f"web/{tool}.pyc" not in names
+    assert not any(n.endswith(".mjs") or n.startswith("tests/") for n in names)
     lock = json.loads((site / "vendor" / "pyodide" / "pyodide-lock.json").read_text())
     assert lock["packages"] == {} and lock["info"]["python"].startswith("3.14")
+    # Pyodide's own bytecode: the magic number of Python 3.14 (3600s), unchecked-hash (PEP 552).
+    pyc = zipfile.ZipFile(site / "app.zip").read("engine/game.pyc")
+    assert 3600 <= int.from_bytes(pyc[:2], "little") < 3700 and pyc[2:4] == b"\r\n"
+    assert int.from_bytes(pyc[4:8], "little") == 0b01  # hash-based, not checked
 
 
 def test_segno_ships_apart_from_the_app_as_its_wheels_modules(two_builds):
-    """The QR library is its own zip (fetched on the first Share), never part of start-up."""
+    """The QR library is its own zip (fetched on the first Share), never part of start-up:
+    its wheel's modules as bytecode, and its licence."""
     site, _ = two_builds
     app_names = zipfile.ZipFile(site / "app.zip").namelist()
-    assert "web/qr.py" in app_names and not any(n.startswith("segno/") for n in app_names)
+    assert "web/qr.pyc" in app_names and not any(n.startswith("segno/") for n in app_names)
     segno_zip = zipfile.ZipFile(site / "vendor" / "segno.zip")
     names = set(segno_zip.namelist())
     modules = {"__init__", "consts", "encoder", "utils", "writers"}
-    assert names == ({f"segno/{m}.py" for m in modules} | {f"segno/__pycache__/{m}.cpython-314.pyc" for m in modules}
-                     | {"segno/LICENSE"})
+    assert names == {f"segno/{m}.pyc" for m in modules} | {"segno/LICENSE"}
     import segno
 
-    assert segno_zip.read("segno/encoder.py") == (Path(segno.__file__).parent / "encoder.py").read_bytes()
+    # The bytecode was compiled from the installed (RECORD-checked) wheel's sources: the
+    # names of the functions its encoder defines are in the code object.
+    encoder = segno_zip.read("segno/encoder.pyc")
+    source = (Path(segno.__file__).parent / "encoder.py").read_text()
+    for name in re.findall(r"^def (\w+)\(", source, re.M):
+        assert name.encode() in encoder
     assert b"BSD" in segno_zip.read("segno/LICENSE") or b"Redistribution" in segno_zip.read("segno/LICENSE")
     page = (site / "index.html").read_text()
     assert "segno" not in page  # not preloaded, not in PyScript's files

@@ -156,8 +156,9 @@ def test_spectator_link_hides_hands(page, base_url, browser):
         guest.wait_for_selector("[data-testid=table]")
         assert guest.locator("[data-testid=current-card] .card").get_attribute("data-card") == \
             page.locator("[data-testid=current-card] .card").get_attribute("data-card")
-        assert guest.locator("[data-testid=hand]").count() == 0  # no hands: a card picker instead
-        assert guest.locator("[data-testid=picker]").count() == 1
+        assert guest.locator("[data-testid=hand]").count() == 0  # no hands, and no move (issue 21)
+        assert guest.locator("[data-testid=picker]").count() == 0
+        assert guest.locator("[data-testid=spectator-banner]").count() == 1
     finally:
         other.close()
 

@@ -9,6 +9,7 @@ same game in a fresh browser.
 from __future__ import annotations
 
 import random
+import re
 import shutil
 import subprocess
 
@@ -187,3 +188,31 @@ def test_home_explains_opening_a_game_from_another_device(page, base_url):
     assert section.get_by_role("heading", name="Open a game from another device").is_visible()
     text = section.inner_text()
     assert "camera app" in text and "QR code" in text and "new save" in text
+
+
+def test_a_full_screen_code_takes_the_focus_as_a_dialog_and_gives_it_back(page, base_url):
+    """Issue 22, 16: the full-screen code is a modal dialog that takes the focus (its Close
+    button); Tab stays inside; Escape or Close gives the focus back to "Full screen"."""
+    from .tablet import assert_focus
+
+    mid_game(page, base_url, plays=1)
+    page.get_by_role("button", name="Share").click()
+    for which, close in (("public", "Escape"), ("full", "Close")):
+        code_of(page, which)
+        opener = page.locator(f"[data-testid=qr-{which}]").get_by_role("button", name=re.compile("full screen"))
+        opener.focus()
+        page.keyboard.press("Enter")
+        dialog = page.get_by_role("dialog")
+        dialog.wait_for()
+        assert dialog.get_attribute("aria-modal") == "true" and "QR code" in dialog.get_attribute("aria-label")
+        assert_focus(page, dialog.get_by_role("button", name="Close"), message="a full-screen code:")
+        page.keyboard.press("Tab")
+        assert dialog.evaluate("d => d.contains(document.activeElement)"), "Tab left the full-screen code"
+        page.keyboard.press("Shift+Tab")
+        assert dialog.evaluate("d => d.contains(document.activeElement)"), "Shift+Tab left the full-screen code"
+        if close == "Escape":
+            page.keyboard.press("Escape")
+        else:
+            page.keyboard.press("Enter")  # on Close
+        dialog.wait_for(state="detached")
+        assert_focus(page, opener, message=f"after the {which} code closed ({close}):")

@@ -189,3 +189,71 @@ def test_rule_cross_references_keep_the_route(app, base_url):
     app.locator("#rule-OIC-2 a[href='#rule-OIC-14']").click()
     assert "flash" in app.locator("#rule-OIC-14").get_attribute("class")
     assert app.url.endswith("#/conflict")
+
+
+# ---------------------------------------------------------------- the standard library cut (issue 19)
+def test_the_app_loads_the_cut_standard_library_and_never_the_full_one(page, base_url):
+    full, cut = [], []
+    page.on("request", lambda r: (full if r.url.endswith("/python_stdlib.zip") else
+                                  cut if r.url.endswith("/python_stdlib_cut.zip") else []).append(r.url))
+    recorder = open_app(page, base_url + "#/conflict")
+    assert len(cut) >= 1 and full == []
+    assert page.evaluate("document.documentElement.dataset.stdlib") is None
+    assert recorder.errors == []
+
+
+def test_a_module_the_cut_left_out_loads_from_the_full_library(page, base_url):
+    """The cut lacks ``colorsys`` (in neither the boot nor the later zip): an import of it from the page (PyScript runs a new
+    ``<script type="py">`` in the app's interpreter) fetches the full library once and
+    works; the page says so, and the table goes on working."""
+    from pathlib import Path
+    cut = (Path(__file__).parents[2] / "web" / "stdlib-cut.txt").read_text().split()
+    assert "colorsys" not in cut, "pick a probe module the cut leaves out"
+    recorder = open_app(page, base_url + "#/conflict")
+    full = []
+    page.on("request", lambda r: full.append(r.url) if r.url.endswith("/python_stdlib.zip") else None)
+    page.evaluate("""() => {
+      const script = document.createElement("script");
+      script.type = "py";
+      script.textContent = [
+        "import colorsys, sys",
+        "from js import document",
+        "document.documentElement.dataset.probe = repr(colorsys.rgb_to_hsv(1.0, 0.0, 0.0))",
+        "document.documentElement.dataset.probeFile = sys.modules['colorsys'].__file__",
+      ].join("\\n");
+      document.body.append(script);
+    }""")
+    page.wait_for_function("() => document.documentElement.dataset.probe", timeout=60_000)
+    assert page.evaluate("document.documentElement.dataset.probe") == "(0.0, 1.0, 1.0)"
+    assert page.evaluate("document.documentElement.dataset.probeFile").endswith("-full.zip/colorsys.py")
+    assert page.evaluate("document.documentElement.dataset.stdlib") == "full"
+    assert len(full) == 1
+    assert [e for e in recorder.errors if "python_stdlib" in e or "Traceback" in e] == []
+    # The app still runs: a conflict starts.
+    page.get_by_role("button", name="Load the Purple Dragon League example").click()
+    page.get_by_role("button", name="Start the conflict").click()
+    page.wait_for_selector("[data-testid=table]")
+
+
+def test_tracebacks_in_copy_details_keep_file_and_line_without_shipped_sources(page, base_url):
+    """app.zip ships bytecode only; the line numbers of "Copy details" come from the code objects."""
+    import re
+    import zipfile
+
+    from .test_conflict import keep_all, start_example
+
+    assert not any(n.endswith(".py") for n in zipfile.ZipFile(ROOT / "build" / "app.zip").namelist())
+    start_example(page, base_url)
+    keep_all(page)
+    # The Saves drawer formats dates (web/platform.py) and that now throws.
+    page.evaluate("() => { Date.prototype.toLocaleString = () => { throw new Error('injected failure'); }; }")
+    page.get_by_role("button", name="Saves").click()
+    details = page.locator("[data-testid=app-error] textarea").input_value()
+    frames = re.findall(r'File "((?:engine|web)/[\w/]+\.py)", line (\d+), in (\w+)', details)
+    assert frames, details
+    for path, line, function in frames:
+        source = (ROOT / path).read_text().splitlines()
+        assert 1 <= int(line) <= len(source)
+        assert any(re.match(rf"\s*(async\s+)?def {function}\b", text) for text in source[:int(line)]), (path, line)
+    failing = [(path, int(line)) for path, line, _ in frames if path == "web/platform.py"]
+    assert failing and "toLocaleString" in (ROOT / "web/platform.py").read_text().splitlines()[failing[-1][1] - 1]

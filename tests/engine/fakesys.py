@@ -116,3 +116,20 @@ def describe(state: dict, action: Mapping[str, Any]) -> str:
 def public_game(game: Game) -> Game:
     """Nothing is hidden in dice; spectators just do not get the redo stack."""
     return replace(game, actions=game.actions[: game.position], _tip=None)
+
+
+def standing(state: dict) -> str:
+    """Where the dice game stands, for the list of saves ("Ann 7, Bo 3 · Ann to roll")."""
+    scores = ", ".join(f"{name} {score}" for name, score in zip(state["players"], state["scores"]))
+    if state["winner"] is not None:
+        return f"{state['players'][state['winner']]} won · {scores}"
+    return f"{scores} · {state['players'][state['turn']]} to roll"
+
+
+def undo_warning(game: Game, position: int) -> str | None:
+    """D5 (a stand-in for AI-7's ruling): a bonus is announced to the table; going back
+    past one lets its player choose again knowing what the others did since."""
+    later = game.actions[position:game.position]
+    if any(action.get("type") == "bonus" for action in later):
+        return "A bonus was announced to the table. Undoing it lets its player choose again. Undo anyway?"
+    return None

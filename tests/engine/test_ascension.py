@@ -252,7 +252,7 @@ def test_ai6_variant_changes_the_count():
     game = new_game("battle", s, {"success": "d8/6+"}, seed=3)
     game = week(game, "attack", "defend", dice=[[5, 6], [8, 8]])
     assert replay(game).weeks[-1].successes == (1, 2)
-    with pytest.raises(ActionError):
+    with pytest.raises(RuleError, match="AI-6: each of North's dice must be a whole number from 1 to 8"):
         week(new_game("battle", s, {"success": "d8/6+"}, seed=3), "attack", "defend", dice=[[9, 1], [1, 1]])
 
 
@@ -350,7 +350,8 @@ def test_ai15_defend_mitigates_attack_casualties():
     # Defend wins 3–0: a major victory; South (attack vs defend) inflicts 0-1 → roll 1, mitigated.
     game = week(game, "defend", "attack", dice=[[6, 6, 6, 1], [1]], ranges=[1, 1])
     w = replay(game).weeks[-1]
-    assert w.mitigated[0] == 3 and w.rolled[1] == 1 and w.taken[0] == 0
+    assert w.mitigation[0] == 3 and w.mitigated[0] == 1 and w.rolled[1] == 1 and w.taken[0] == 0
+    assert "AI-15: North's Defend cancels 1 of the 1 casualty it would take" in w.notes
 
 
 def test_ai15_hold_the_line_stops_mitigation():
@@ -392,7 +393,7 @@ def test_ai15_battle_goes_week_after_week():
 def test_ai16_prerequisites():
     plain = replay(new_game("battle", setup(), seed=1))
     assert [s.key for s in ai.offered_stratagems(plain, 0, "withdraw")] == []
-    assert [s.key for s in ai.offered_stratagems(plain, 0, "block")] == ["encirclement", "ambush"]
+    assert [s.key for s in ai.offered_stratagems(plain, 0, "block")] == ["ambush"]  # AI-16: needs nothing
     lvl2 = replay(new_game("battle", setup(a_general=gen(2, ["observer"])), seed=1))
     assert [s.key for s in ai.offered_stratagems(lvl2, 0, "withdraw")] == ["deception", "covering_fire", "last_stand"]
     assert [s.key for s in ai.offered_stratagems(lvl2, 0, "defend")] == ["hold_the_line", "counter_attack"]
@@ -412,7 +413,7 @@ def test_ai16_prerequisites():
 
 
 def test_ai16_counter_attack_switches_without_reinforcement_and_feint_cancels():
-    s = setup([unit("N1"), unit("N2"), unit("N3")], a_general=gen(2))
+    s = setup([unit("N1"), unit("N2"), unit("N3")], a_general=gen(2), b_general=gen(3))
     game = new_game("battle", s, seed=1)
     game = apply(game, {"type": "bid", "side": 0, "maneuver": "defend", "stratagems": ["counter_attack"]})
     with pytest.raises(RuleError):
@@ -475,7 +476,7 @@ def test_ai16_delay_mitigates_half_the_successes():
 
 
 def test_ai17_no_effect_stratagem_is_recorded_and_says_so():
-    game = new_game("battle", setup(), seed=1)
+    game = new_game("battle", setup(a_general=gen(3)), seed=1)
     game = week(game, "attack", "defend", ["flanking"])
     w = replay(game).weeks[-1]
     assert w.stratagems[0] == ("flanking",)
@@ -487,26 +488,27 @@ def test_ai17_no_effect_stratagem_is_recorded_and_says_so():
 
 
 def test_ai7_bids_are_secret_until_the_reveal():
-    game = new_game("battle", setup(), seed=1)
+    game = new_game("battle", setup(a_general=gen(3)), seed=1)
     game = apply(game, {"type": "bid", "side": 0, "maneuver": "shock", "stratagems": ["surprise"]})
     assert "shock" not in " ".join(history(game)).lower()
     pub = ai.public_game(game)
     assert "shock" not in repr(pub.actions) and "surprise" not in repr(pub.actions)
     assert "shock" not in codec.encode_share(pub)  # payload is compressed: check the decoded game too
-    assert codec.decode_share(codec.encode_share(pub)).actions == ()
+    # Who declared is public (a sealed placeholder); what is not.
+    assert codec.decode_share(codec.encode_share(pub)).actions == ({"type": "bid", "side": 0, "sealed": True},)
     with pytest.raises(RuleError, match="AI-7"):
         apply(game, {"type": "reveal"})
     with pytest.raises(RuleError, match="AI-7"):
         apply(game, {"type": "bid", "side": 0, "maneuver": "attack"})
     game = apply(game, {"type": "bid", "side": 1, "maneuver": "defend"})
-    assert ai.public_game(game).actions == ()
+    assert [a.get("sealed") for a in ai.public_game(game).actions] == [True, True]
     game = apply(game, {"type": "reveal"})
     assert any(a.get("maneuver") == "shock" for a in ai.public_game(game).actions)
 
 
 def test_public_game_replays_the_same_battle_without_the_seed():
     game = new_game("battle", ai.example_setup(), seed=77)
-    for m0, m1 in (("attack", "defend"), ("shock", "block")):
+    for m0, m1 in (("attack", "defend"), ("skirmish", "block")):
         if replay(game).phase == "over":
             break
         game = week(game, m0, m1)
@@ -515,7 +517,8 @@ def test_public_game_replays_the_same_battle_without_the_seed():
     assert pub.seed == 0
     full, spect = replay(game), replay(pub)
     assert spect.weeks == full.weeks and spect.destroyed == full.destroyed
-    assert spect.bids == (None, None)
+    assert spect.bids == (ai.Bid("", (), None, True), None)  # declared, not shown
+    assert ai.status(spect).endswith("Jibril Corps has declared; waiting for Zone Army (AI-7)")
     assert codec.decode_share(codec.encode_share(pub)) == pub
 
 

@@ -1,4 +1,4 @@
-"""The campaign system (RULES.md CMP-1 … CMP-10): every path cites its clause."""
+"""The campaign system (RULES.md CMP-1 … CMP-12): every path cites its clause."""
 
 from __future__ import annotations
 
@@ -117,10 +117,37 @@ def test_cmp_3_decisive_from_eight_troop_points(troops, decisive):
     assert ("a decisive victory" in replay(state).log[-1].text) is decisive
 
 
-@pytest.mark.parametrize("bad", [-1, 1000, 2.5, "9", None, True])
-def test_cmp_3_troop_points_must_be_a_whole_number(bad):
-    with pytest.raises(RuleError, match="CMP-3: enter the winner's troop points"):
-        apply(new(), {"type": "battle", "winner": 0, "troops": bad})
+@pytest.mark.parametrize("bad,message", [
+    (-1, r"CMP-12: troop points cannot be negative \(−1\): count the points of Anna's troops still in play"),
+    (-3, r"CMP-12: troop points cannot be negative \(−3\)"),
+    (1000, "CMP-12: 1000 troop points is more than the 999 a battle can record"),
+    (10**100, "CMP-12: a huge number troop points is more than the 999"),
+    (2.5, "CMP-12: troop points are a whole number from 0 to 999; 2.5 is not"),
+    ("", "CMP-12: troop points are a whole number from 0 to 999; that is not"),
+    ("9", 'CMP-12: troop points are a whole number from 0 to 999; "9" is not'),
+    ("lots", 'CMP-12: troop points are a whole number from 0 to 999; "lots" is not'),
+    (None, "CMP-12: enter the troop points Anna has left in play: a whole number from 0 to 999 "
+           r"\(0 if none are left\)"),
+    (True, "CMP-12: troop points are a whole number from 0 to 999; that is not"),
+    (3.0, r"CMP-12: troop points are a whole number from 0 to 999 \(write 3, not 3.0\)"),
+])
+def test_cmp_12_troop_points_must_be_a_whole_number_from_0_to_999(bad, message):
+    game = new()
+    with pytest.raises(RuleError, match=message) as refused:
+        apply(game, {"type": "battle", "winner": 0, "troops": bad})
+    assert refused.value.rule_id == "CMP-12"
+    assert "None" not in str(refused.value) and "True" not in str(refused.value)  # no Python words
+    assert replay(game).phase == "battle" and not game.actions
+
+
+def test_cmp_12_troop_points_missing_and_a_drawn_battle_carries_none():
+    with pytest.raises(RuleError, match="CMP-12: enter the troop points Anna has left in play"):
+        apply(new(), {"type": "battle", "winner": 0})
+    with pytest.raises(RuleError, match="CMP-12: a drawn battle carries no troop points"):
+        apply(new(), {"type": "battle", "winner": None, "troops": 3})
+    for troops in (0, 999):
+        game = apply(new(), {"type": "battle", "winner": 1, "troops": troops})
+        assert game.actions[-1] == {"type": "battle", "winner": 1, "troops": troops}
 
 
 def test_cmp_4_not_decisive_takes_stake_or_a_pool_card():
@@ -129,16 +156,19 @@ def test_cmp_4_not_decisive_takes_stake_or_a_pool_card():
     pool_card = str(state.pool[1])
     with pytest.raises(RuleError, match="CMP-4: a victory that is not decisive .* not both"):
         apply(g, {"type": "take", "stake": True, "pool": pool_card})
-    with pytest.raises(RuleError, match="CMP-4: take Ben's stake or one pool card"):
+    with pytest.raises(RuleError, match="CMP-4: Anna must take Ben's stake or one pool card"):
         apply(g, {"type": "take", "stake": False, "pool": None})
+    with pytest.raises(RuleError, match="CMP-4: Anna must take"):
+        apply(g, {"type": "take"})
     # The stake: Ben's stake goes to Anna; Anna's stake back to Anna (CMP-5).
     after = replay(apply(g, {"type": "take", "stake": True, "pool": None}))
     assert state.stakes[1] in after.hands[0] and state.stakes[0] in after.hands[0]
     assert after.pool == state.pool and after.card_count(0) == 7 and after.card_count(1) == 5
-    # Or one pool card: replaced from the top of the deck; both stakes go home.
+    # Or one pool card: replaced from the top of the deck, in its place (CMP-4 ruling); both
+    # stakes go home.
     after = replay(apply(g, {"type": "take", "stake": False, "pool": pool_card}))
     assert parse_card(pool_card) in after.hands[0] and parse_card(pool_card) not in after.pool
-    assert after.pool[-1] == state.deck[0] and len(after.pool) == 4
+    assert after.pool == (state.pool[0], state.deck[0], state.pool[2], state.pool[3])
     assert state.stakes[1] in after.hands[1] or state.stakes[1] == after.stakes[1]
     assert [e.rule for e in after.log[-6:]].count("CMP-4") >= 2
 
@@ -172,7 +202,10 @@ def test_cmp_5_drawn_battle_moves_no_card_and_stakes_go_home():
         assert set(after.cards_of(p)) - {after.stakes[p]} <= set(state.cards_of(p))
         assert after.card_count(p) == 6
     assert after.pool == state.pool and after.battle == 2
-    assert any("HR-CMP-2" in e.text for e in after.log)
+    # CMP-11 (formerly the house rule HR-CMP-2): a drawn battle counts as a battle fought.
+    assert after.fought == 1
+    assert any("counts as a battle fought (CMP-11)" in e.text for e in after.log)
+    assert not any("HR-CMP-2" in e.text for e in after.log)
 
 
 # ---------------------------------------------------------------- CMP-6
@@ -197,7 +230,10 @@ def play_battles(game, count: int, winner=None):
             state = replay(game)
             if state.phase != "battle":
                 return game
-        game = apply(game, {"type": "battle", "winner": winner, "troops": 3})
+        if state.phase != "battle":
+            return game
+        game = apply(game, {"type": "battle", "winner": winner} if winner is None else
+                     {"type": "battle", "winner": winner, "troops": 3})
         state = replay(game)
         if state.phase == "spoils":
             game = apply(game, take_for(state))
@@ -227,11 +263,74 @@ def test_cmp_6_exhausted_at_nine_or_more_and_certain_after_battle_eight():
         g = play_battles(new(seed), 30)
         state = replay(g)
         assert state.phase == "exhausted"
-        roll = state.rolls[-1]
-        assert roll.total >= 9 and all(r.total < 9 for r in state.rolls[:-1])
         assert 3 <= state.fought <= 8
+        if state.rolls and state.rolls[-1].battles == state.fought:
+            assert state.rolls[-1].total >= 9 and all(r.total < 9 for r in state.rolls[:-1])
+        else:  # after battle 8 the roll cannot fail and is not rolled (CMP-6)
+            assert state.fought == 8 and all(r.total < 9 for r in state.rolls)
         outcomes[state.fought] += 1
     assert len(outcomes) >= 3  # the war ends after different numbers of battles
+
+
+def test_cmp_6_after_battle_eight_the_roll_is_certain_so_it_is_not_rolled():
+    """Defect 13: lower die ≥ 1, + 8 battles = 9 or more. The table goes straight to the table."""
+    assert cmp.exhaustion_chance(8) == 1 and cmp.exhaustion_chance(7) < 1
+    game = new(2)
+    for _ in range(7):
+        game = apply(game, {"type": "battle", "winner": None})
+        if replay(game).phase == "exhaustion":
+            game = apply(game, {"type": "roll"})
+        if replay(game).phase == "exhausted":
+            break
+    seeds = 0
+    while replay(game).phase != "battle" or replay(game).battle != 8:  # a war that reaches battle 8
+        seeds += 1
+        game = new(2 + seeds)
+        for _ in range(7):
+            game = apply(game, {"type": "battle", "winner": None})
+            if replay(game).phase == "exhaustion":
+                game = apply(game, {"type": "roll"})
+            if replay(game).phase != "battle":
+                break
+    rolls = len(replay(game).rolls)
+    after = replay(apply(game, {"type": "battle", "winner": None}))
+    assert after.fought == 8 and after.phase == "exhausted"
+    assert len(after.rolls) == rolls  # no dice rolled
+    assert after.log[-1].rule == "CMP-6"
+    assert after.log[-1].text == ("No exhaustion roll after battle 8: it cannot fail — even a 1 on the lower die "
+                                  "makes 1 + 8 battles = 9, 9 or more. Both sides are exhausted and go to the "
+                                  "negotiating table")
+    with pytest.raises(RuleError, match="CMP-7: both sides are exhausted"):
+        apply(apply(game, {"type": "battle", "winner": None}), {"type": "roll"})
+
+
+def test_standing_says_where_the_campaign_is_for_the_list_of_saves():
+    game = new()
+    assert cmp.standing(replay(game)) == "Battle 1 · Anna 6 cards, Ben 6"
+    game = apply(game, {"type": "battle", "winner": 0, "troops": 9})
+    state = replay(game)
+    assert cmp.standing(state) == "Battle 1 · Anna 6 cards, Ben 6"
+    game = apply(game, {"type": "take", "stake": True, "pool": str(state.pool[0])})
+    assert cmp.standing(replay(game)) == "Battle 2 · Anna 8 cards, Ben 5"
+    game = play_battles(game, 2)
+    state = replay(game)
+    assert state.phase == "exhaustion" and cmp.standing(state).startswith("Battle 3 fought · exhaustion roll · Anna")
+    ended = play_battles(new(6), 30)
+    state = replay(apply(ended, {"type": "negotiate"}))
+    if state.winner is None:
+        assert cmp.standing(state) == f"Over · the treaty is a draw after {state.fought} battles"
+    else:
+        assert cmp.standing(state) == (f"Over · {state.name(state.winner)} won at the negotiating table after "
+                                       f"{state.fought} battles")
+    lost = table_state("KS", "2H 3H 4H", "5C 6C 7C 8C", "9D 10D JD QD", battle=2)
+    lost = cmp._draw_stakes(lost, random.Random(1))
+    lost = cmp.step(lost, {"type": "battle", "winner": 1, "troops": 3}, None, random.Random(1))
+    lost = cmp.step(lost, {"type": "take", "stake": True, "pool": None}, None, random.Random(1))
+    assert cmp.standing(lost) == "Over · Ben won: Anna lost the last card in battle 2"
+    one = replace(replay(new()), counts=(0, 10))
+    assert cmp.standing(one) == "Battle 1 · Anna 1 card, Ben 11"
+    with pytest.raises(ValueError):
+        cmp.standing(None)
 
 
 def test_roll_dice_are_visible_in_the_log():
@@ -280,7 +379,8 @@ def test_cmp_9_dummy_draws_one_extra_card_at_the_table():
     state = cmp.step(state, {"type": "negotiate"}, None, None)
     assert state.treaty.drawn == (cards("9D 9C"), cards("7H 8S 10D JD"))
     assert len(state.treaty.cards[1]) == 6
-    assert "one extra card (CMP-9)" in " ".join(e.text for e in state.log)
+    entry = next(e for e in state.log if e.text.startswith("At the table Ben draws"))
+    assert entry.rule == "CMP-9" and entry.text.endswith("up to five (CMP-7) and one extra card")
 
 
 def test_cmp_7_table_refused_before_exhaustion():
@@ -302,7 +402,7 @@ def test_cmp_10_dummy_takes_the_higher_of_stake_and_pool():
     state = with_stakes(table_state("5S 2C 3C", "4H 5H 6H", "QD JD AC 8C", "7S 7D", dummy=True), "5S", "4H")
     state = cmp.step(state, {"type": "battle", "winner": 1, "troops": 4}, None, random.Random(0))
     assert parse_card("AC") in state.cards_of(1) and parse_card("5S") in state.cards_of(0)
-    assert state.pool == cards("QD JD 8C 7S")
+    assert state.pool == cards("QD JD 7S 8C")  # the new card takes the ace's place (CMP-4 ruling)
 
 
 def test_cmp_9_decisive_dummy_takes_stake_and_highest_pool_card():
@@ -425,7 +525,8 @@ def random_campaign(seed: int, dummy: bool, choice_seed: int):
             return game, state
         if state.phase == "battle":
             winner = rnd.choice([0, 1, None])
-            action = {"type": "battle", "winner": winner, "troops": rnd.randint(0, 15)}
+            action = ({"type": "battle", "winner": None} if winner is None else
+                      {"type": "battle", "winner": winner, "troops": rnd.randint(0, 15)})
         elif state.phase == "spoils":
             choices = cmp.spoils_choices(state)
             pool = str(rnd.choice(state.pool))
@@ -515,9 +616,12 @@ def test_spectator_copy_drops_the_redo_stack():
 @pytest.mark.parametrize("action,error,message", [
     ({"type": "dance"}, ActionError, "Unknown action type"),
     ("battle", ActionError, "must be an object"),
-    ({"type": "battle"}, ActionError, "needs a 'winner'"),
-    ({"type": "battle", "winner": 2, "troops": 3}, ActionError, "player 0, player 1 or null"),
-    ({"type": "battle", "winner": True, "troops": 3}, ActionError, "player 0, player 1 or null"),
+    ({"type": "battle"}, ActionError, "A battle action needs its 'winner'"),
+    ({"type": "battle", "winner": 2, "troops": 3}, ActionError, r"winner \(0, 1, or null for a drawn battle\) "
+                                                                 r"must be one of 0, 1 \(got 2\)"),
+    ({"type": "battle", "winner": True, "troops": 3}, ActionError, "must be one of 0, 1 \\(got True\\)"),
+    ({"type": "roll", "dice": [6, 6]}, RuleError, "CMP-12: the app rolls the exhaustion dice itself"),
+    ({"type": "battle", "winner": 0, "troops": 3, "note": "x"}, ActionError, "A battle action has no field 'note'"),
     ({"type": "take", "stake": True}, RuleError, "CMP-4: battle 1 has not been recorded yet"),
 ])
 def test_refusals_name_their_rule(action, error, message):

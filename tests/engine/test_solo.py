@@ -30,9 +30,12 @@ def org(name: str, power: int, suit: str) -> dict[str, Any]:
     return {"name": name, "power": power, "suit": suit, "location": ""}
 
 
-def solo_setup(level: str = "normal", side: int = 1, players: int = 1) -> dict[str, Any]:
-    """The Purple Dragon League (OIC-7) with the app playing *side* (its orgs split over *players*)."""
+def solo_setup(level: str = "normal", side: int = 1, players: int = 1, other: str | None = None) -> dict[str, Any]:
+    """The Purple Dragon League (OIC-7) with the app playing *side* (its orgs split over *players*);
+    with *other*, the app plays the other side too, at that level (app against app)."""
     setup = oic.purple_dragon_setup()
+    if other is not None:
+        setup["sides"][1 - side].update(controller="app", level=other)
     target = setup["sides"][side]
     orgs = target["players"][0]["organizations"]
     target["players"] = [{"name": f"Member {p + 1}", "organizations": orgs[p::players]} for p in range(players)]
@@ -69,7 +72,7 @@ def positions(draw):
             power = draw(st.integers(max(0, threshold - 4), threshold + 12))
             players[i % count]["organizations"].append(org(f"O{s}{i}", power, suit))
         sides.append({"name": f"Side {s}", "scope": draw(st.sampled_from(["home", "regional", "war"])),
-                      "players": players})
+                      "players": players, "controller": "app", "level": "easy"})
     setup = {"sides": sides, "scope": scope, "aggressor": draw(st.integers(0, 1)), "deck": "app"}
     rules = draw(st.sampled_from(VARIANT_GRID))
     seed = draw(st.integers(0, 2**32 - 1))
@@ -134,7 +137,7 @@ def test_the_app_cannot_hold_real_cards():
 
 
 def test_solo_games_save_and_share_and_spectators_see_no_app():
-    game = new_game("conflict", solo_setup("normal"), seed=5)
+    game = new_game("conflict", solo_setup("normal", other="easy"), seed=5)
     state = replay(game)
     for _ in range(6):
         side, _ = solo.to_act(state)
@@ -259,7 +262,7 @@ def test_every_move_of_every_level_is_legal(position):
 @pytest.mark.parametrize("rules", VARIANT_GRID, ids=lambda r: "-".join(r.values()))
 def test_whole_conflict_app_against_app_is_legal_in_every_variant(rules):
     rng = random.Random(11)
-    state = oic.start(solo_setup(players=2), rules, rng)
+    state = oic.start(solo_setup(players=2, other="hard"), rules, rng)
     levels = ("hard", "normal")
     plays = 0
     for _ in range(400):
@@ -314,7 +317,7 @@ def test_no_peeking_hidden_cards_and_deck_order_do_not_change_the_decision(posit
 
 def test_no_peeking_in_the_dragon_example_every_level_hard_included():
     rng = random.Random(4)
-    state = oic.start(solo_setup(), {}, rng)
+    state = oic.start(solo_setup(other="normal"), {}, rng)
     state = advance(state, {}, rng, 5, ("normal", "normal"))
     assert state.phase == "play"
     side = state.turn
@@ -326,7 +329,7 @@ def test_no_peeking_in_the_dragon_example_every_level_hard_included():
 
 def test_decisions_are_reproducible_and_depend_on_the_apps_own_hand():
     rng = random.Random(9)
-    state = advance(oic.start(solo_setup(), {}, rng), {}, rng, 2)
+    state = advance(oic.start(solo_setup(other="easy"), {}, rng), {}, rng, 2)
     assert state.phase == "play"
     side = state.turn
     first = solo.decide(state, side, "easy")
@@ -427,7 +430,7 @@ def test_hard_considers_passing_when_the_round_already_costs_nothing():
 
 def test_hard_explains_its_choice_and_uses_the_sample_count():
     rng = random.Random(21)
-    state = advance(oic.start(solo_setup(level="hard"), {}, rng), {}, rng, 3, ("normal", "normal"))
+    state = advance(oic.start(solo_setup(level="hard", other="hard"), {}, rng), {}, rng, 3, ("normal", "normal"))
     assert state.phase == "play" and len(oic.legal_plays(state)) > 1
     decision = solo.decide(state, state.turn, "hard", samples=5)
     assert "over 5 deals it could not see" in decision.why
@@ -440,7 +443,7 @@ def test_hard_explains_its_choice_and_uses_the_sample_count():
 
 def test_team_side_plays_from_every_players_hand_and_names_the_player():
     rng = random.Random(13)
-    setup = solo_setup(side=1, players=3)
+    setup = solo_setup(side=1, players=3, other="easy")
     state = oic.start(setup, {}, rng)
     players_used = set()
     for _ in range(300):
@@ -485,3 +488,11 @@ def test_unknown_level_and_wrong_turn_are_refused():
 
 def test_suits_table_matches_the_cards_module():
     assert solo.SUITS == tuple(Suit)
+
+
+def test_the_apps_why_talks_to_people_and_names_the_side_when_the_app_plays_both():
+    state = _position("6S", [(0, "5S")])
+    assert solo.decide(state, 1, "normal").why.startswith("plays 6♠: the cheapest card that beats your 5♠")
+    both = _position("6S", [(0, "5S")], setup=solo_setup(other="easy"))
+    assert solo.decide(both, 1, "normal").why.startswith(
+        "plays 6♠: the cheapest card that beats Purple Dragon League's 5♠")

@@ -552,3 +552,223 @@ def test_web_storage_adapter():
 def test_every_error_is_a_value_error():
     for cls in (StoreError, StorageFull, DamagedSave, ConflictingEdit, NoSuchSave, codec.SaveError):
         assert issubclass(cls, ValueError)
+
+
+# --------------------------------------------------------------------------- where a game stands (issue 22)
+
+def test_every_save_writes_where_the_game_stands_and_the_list_reads_it_without_replaying(store, monkeypatch):
+    game = dice(ops=["roll", "roll", "pass"])
+    slot = store.create(game, name="Jibril 3rd Corps vs Zone Army")
+    fakesys = game_mod.system("testdice")
+    expected = fakesys.standing(game_mod.replay(game))
+    assert json.loads(store.storage.get(SLOT_PREFIX + slot))["meta"]["standing"] == expected
+    # A later move is a later standing (autosave writes it again).
+    later = game_mod.apply(game, {"type": "roll"})
+    store.save(slot, later)
+    assert store.list()[0].standing == fakesys.standing(game_mod.replay(later)) != expected
+    # Three saves of the same name are told apart by where they stand.
+    for ops in (["roll"], ["roll", "pass", "roll", "roll"]):
+        store.create(dice(ops=ops), name="Jibril 3rd Corps vs Zone Army")
+    standings = [info.where for info in store.list()]
+    assert len(set(standings)) == 3
+    # Listing replays nothing: the system's replay is never called.
+    monkeypatch.setattr(game_mod, "replay", lambda *a, **k: pytest.fail("listing replayed a game"))
+    monkeypatch.setattr(fakesys, "standing", lambda state: pytest.fail("listing asked the system"))
+    assert len(store.list()) == 3
+
+
+def test_the_session_state_is_used_so_a_save_replays_nothing_more(store, monkeypatch):
+    game = dice(ops=["roll", "pass"])
+    state = game_mod.replay(game)
+    monkeypatch.setattr(game_mod, "replay", lambda *a, **k: pytest.fail("saved with a replay"))
+    slot = store.create(game, state=state)
+    store.save(slot, game, state=state)
+    assert store.list()[0].standing == game_mod.system("testdice").standing(state)
+
+
+def test_without_a_standing_hook_the_list_says_the_point_in_the_history(store, monkeypatch):
+    monkeypatch.delattr(game_mod.system("testdice"), "standing")
+    slot = store.create(dice(ops=["roll", "pass", "roll", "undo"]))
+    info = store.list()[0]
+    assert info.standing is None and "standing" not in json.loads(store.storage.get(SLOT_PREFIX + slot))["meta"]
+    assert info.where == "2 steps played · 1 undone"
+    store.create(dice())
+    assert store.list()[0].where == "No moves yet"
+
+
+def test_a_failing_or_odd_standing_hook_never_stops_a_save(store, monkeypatch):
+    fakesys = game_mod.system("testdice")
+    monkeypatch.setattr(fakesys, "standing", lambda state: 1 / 0)
+    slot = store.create(dice(ops=["roll"]))
+    assert store.list()[0].standing is None and store.list()[0].where == "1 step played"
+    monkeypatch.setattr(fakesys, "standing", lambda state: "  Round 4\n·  6 of 11 acted " + "x" * 500)
+    store.save(slot, dice(ops=["roll", "roll"]))
+    text = store.list()[0].standing
+    assert text.startswith("Round 4 · 6 of 11 acted") and len(text) <= 120 and "\n" not in text
+
+
+def test_copies_and_imports_keep_or_compute_the_standing(store):
+    game = dice(ops=["roll", "pass", "roll"])
+    slot = store.create(game, name="Friday")
+    copy = store.duplicate(slot)
+    _, text = store.export(slot)
+    assert "standing" not in json.loads(text)["meta"]  # a file carries no app bookkeeping
+    imported = store.import_text(text)
+    standings = {info.id: info.standing for info in store.list()}
+    assert standings[slot] == standings[copy] == standings[imported] is not None
+
+
+def test_hand_edited_standing_is_read_as_text_or_not_at_all(store):
+    slot = store.create(dice(ops=["roll"]))
+    data = json.loads(store.storage.get(SLOT_PREFIX + slot))
+    for odd in (5, None, ["Week 3"], {"x": 1}, "", "   "):
+        data["meta"]["standing"] = odd
+        store.storage.set(SLOT_PREFIX + slot, json.dumps(data))
+        info = store.list()[0]
+        assert info.standing is None and info.where == "1 step played"
+
+
+# --------------------------------------------------------------------------- spectator copies (issue 21)
+
+def test_a_spectator_copy_is_listed_as_one_whatever_its_name_says(store):
+    from engine import campaign
+
+    game = game_mod.new_game("campaign", {"players": ["Anna", "Ben"]}, None, 5)
+    copy = campaign.public_game(game)
+    assert game_mod.is_spectator(copy)
+    spectator = store.create(copy, name="Anna vs Ben")
+    full = store.create(game, name="Anna vs Ben (spectator copy)")
+    infos = {info.id: info for info in store.list()}
+    assert infos[spectator].spectator and not infos[full].spectator
+    # A spectator copy stays one through a copy, an export and an import.
+    dup = store.duplicate(spectator)
+    imported = store.import_text(store.export(spectator)[1])
+    assert all(info.spectator for info in store.list() if info.id in (dup, imported))
+
+
+# --------------------------------------------------------------------------- kept copies of damaged saves (issue 20)
+
+def damaged(store, text="{broken", name=None):
+    """A save that cannot be opened, opened: it is moved to a backup key; returns that key."""
+    slot = store.create(dice(), name=name)
+    store.storage.set(SLOT_PREFIX + slot, text)
+    with pytest.raises(DamagedSave) as info:
+        store.load(slot)
+    return slot, info.value.backup_key
+
+
+def test_kept_copies_are_listed_per_tool_newest_first_with_what_can_be_read(store):
+    first_slot, first = damaged(store)
+    good = json.loads(codec.dumps(dice(ops=["roll"]), {"name": "Named game"}))
+    good["actions"] = [{"type": "roll", "junk": 1}]  # well formed JSON, refused by the rules
+    second_slot, second = damaged(store, json.dumps(good))
+    store.storage.set(BACKUP_PREFIX + "odd-key", "x")
+    listed = store.backup_list("testdice")
+    assert [b.key for b in listed] == [second, first]
+    assert listed[0].name == "Named game" and listed[1].name is None
+    assert listed[0].slot_id == second_slot and listed[0].kind == "testdice"
+    assert listed[0].size == len(store.storage.get(second)) and listed[0].kept > listed[1].kept
+    assert [b.key for b in store.backup_list("conflict")] == []
+    assert {b.key for b in store.backup_list()} == {first, second, BACKUP_PREFIX + "odd-key"}
+
+
+def test_a_kept_copy_exports_as_it_is_and_can_be_deleted_and_put_back(store):
+    _, key = damaged(store, '{"app": "conflict-table", "meta": {"name": "Fri <b>"}, "oops"')
+    filename, text = store.export_backup(key)
+    assert text == store.storage.get(key) and filename.endswith("-damaged-copy-" + key.rsplit(":", 1)[1] + ".json")
+    assert "<" not in filename and "/" not in filename
+    store.discard_backup(key)
+    assert store.backup_list() == []
+    with pytest.raises(StoreError):
+        store.export_backup(key)
+    store.put_backup(key, text)
+    assert store.backup_text(key) == text
+    for bad in (SLOT_PREFIX + "testdice-aaaaaa", None, 5):
+        with pytest.raises(StoreError):
+            store.backup_text(bad)
+
+
+def test_a_kept_copy_that_opens_again_is_restored_as_a_new_save(store):
+    game = dice(ops=["roll", "pass"])
+    _, key = damaged(store)
+    with pytest.raises(codec.SaveError):
+        store.restore_backup(key)  # still broken: nothing is added
+    assert store.list() == []
+    store.storage.set(key, codec.dumps(game, {"name": "Back again"}))  # e.g. a save a newer app fixed
+    slot = store.restore_backup(key)
+    loaded, meta = store.load(slot)
+    assert loaded == game and meta["name"] == "Back again" and store.backup_text(key)
+
+
+def test_a_full_storage_says_so_when_a_kept_copy_is_put_back():
+    store = make_store(MemoryStorage())
+    _, key = damaged(store)
+    text = store.backup_text(key)
+    store.discard_backup(key)
+    store.storage.quota = store.storage.used() + len(key) + len(text) - 1
+    with pytest.raises(StorageFull):
+        store.put_backup(key, text)
+
+
+# --------------------------------------------------------------------------- hand-edited storage (issue 20)
+
+def _hostile_values():
+    from hypothesis import strategies as st
+
+    good = codec.dumps(dice(ops=["roll", "pass"]), {"name": "G"})
+    json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+                               lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=5), c, max_size=3),
+                               max_leaves=8)
+
+    def edited(field, value):
+        d = json.loads(good)
+        if field.startswith("meta."):
+            d["meta"][field[5:]] = value
+        else:
+            d[field] = value
+        return json.dumps(d)
+
+    fields = st.sampled_from(["meta.name", "meta.created", "meta.updated", "meta.rev", "meta.standing",
+                              "meta", "kind", "seed", "actions", "position", "setup", "rules", "schema"])
+    return st.one_of(st.text(max_size=30), json_values.map(json.dumps), st.just(good),
+                     st.builds(edited, fields, json_values),
+                     st.just("[" * 5000), st.just(good[: len(good) // 2]))
+
+
+def test_listings_and_loads_of_hand_edited_storage_raise_only_store_errors():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    keys = st.sampled_from([SLOT_PREFIX + "testdice-aaaaaa", SLOT_PREFIX + "testdice-bbbbbb",
+                            SLOT_PREFIX + "conflict-cccccc", SLOT_PREFIX + "nokind", LAST_PREFIX + "testdice",
+                            TRASH_KEY, BACKUP_PREFIX + "testdice-aaaaaa:17", BACKUP_PREFIX + "x:y:z"])
+
+    @settings(max_examples=120, deadline=None, derandomize=True)
+    @given(st.dictionaries(keys, _hostile_values(), max_size=6))
+    def run(data):
+        store = make_store(MemoryStorage(data=data))
+        for kind in (None, "testdice", "conflict"):
+            for info in store.list(kind):
+                assert isinstance(info.where, str)
+                assert info.name is None or isinstance(info.name, str)
+                assert info.standing is None or isinstance(info.standing, str)
+            for backup in store.backup_list(kind):
+                assert backup.name is None or isinstance(backup.name, str)
+        store.last("testdice")
+        for slot in ("testdice-aaaaaa", "testdice-bbbbbb", "conflict-cccccc"):
+            try:
+                store.load(slot)
+            except StoreError:
+                pass
+        for key in store.backups():
+            store.export_backup(key)
+            try:
+                store.restore_backup(key)
+            except (StoreError, codec.SaveError):
+                pass
+        try:
+            store.undo_delete("token")
+        except StoreError:
+            pass
+
+    run()

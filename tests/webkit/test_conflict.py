@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 import time
 
-from .conftest import goto_route, wait_for
-from .kit import assert_app_ok, button, double_tap, edit_then_tap, field, tap, text_of, type_into, visible
+from .conftest import clear_errors, goto_route, set_size, wait_for
+from .kit import (
+    assert_app_ok, assert_on_screen, button, double_tap, edit_then_tap, field, tap, text_of, type_into, visible,
+)
 
 SEED = "7"
 
@@ -163,3 +165,88 @@ def test_double_tap_on_a_card_never_reveals_the_next_hand(app):
             f"card {played}: the second tap of a double tap hit {hits[1]!r} and a hand is open"
     assert played >= 2
     assert_app_ok(driver)
+
+
+# ---------------------------------------------------------------- issue 21: a spectator's copy
+
+def _open_link(driver, game) -> None:
+    """Open ``game`` as a shared link in the same document (a hash change)."""
+    from engine import codec
+
+    driver.execute_script("location.hash = arguments[0]", "#/conflict?g=" + codec.encode_share(game))
+    wait_for(driver, "return document.querySelector('#app-conflict [data-testid=table]')"
+                     " && !location.hash.includes('g=')", message="the shared game")
+
+
+def _spectator_of_a_game_in_play():
+    """The worked example with the app deck (seed 7), both hands kept, the zombies' first card."""
+    from engine import conflict
+    from engine.game import apply, new_game, replay
+
+    game = new_game("conflict", conflict.purple_dragon_setup(), seed=7)
+    for side in (1, 0):
+        game = apply(game, {"type": "discard", "side": side, "player": 0, "cards": []})
+    player, card = conflict.legal_plays(replay(game))[0]
+    game = apply(game, {"type": "play", "player": player, "card": str(card)})
+    return game, conflict.public_game(game)
+
+
+def test_a_spectator_copy_says_so_and_offers_no_move_nor_hidden_card(app):
+    from engine.cards import full_deck
+    from engine.game import replay
+
+    driver = app
+    game, copy = _spectator_of_a_game_in_play()
+    _open_link(driver, copy)
+    banner = visible(driver, "[data-testid=spectator-banner]")
+    assert banner and "Spectator view" in banner[0].text
+    assert_on_screen(driver, banner[0])
+    for testid in ("curtain", "hand", "picker", "app-turn"):
+        assert not visible(driver, f"#app-conflict [data-testid={testid}]"), testid
+    moves = driver.execute_script(
+        "return [...document.querySelectorAll('#app-conflict [data-action^=\"conflict:\"]')]"
+        ".map(b => b.dataset.action).filter(a => !['conflict:rematch'].includes(a))")
+    assert moves == [], moves
+    assert "Next, Purple Dragon League plays on the" in text_of(driver, "[data-testid=spectator-wait]")
+    played = {play.card for play in replay(game).chain}
+    page = driver.execute_script("const c = document.body.cloneNode(true);"
+                                 "c.querySelectorAll('[id^=rules-]').forEach(e => e.remove());"
+                                 "return c.innerHTML + c.innerText")
+    for card in full_deck():
+        if card not in played:
+            assert card.name not in page and f'data-card="{card}"' not in page, card
+    # A reload keeps the copy a spectator's copy.
+    driver.refresh()
+    wait_for(driver, "return document.documentElement.dataset.ready === 'true'"
+                     " && document.querySelector('#app-conflict [data-testid=table]')", timeout=120,
+             message="the app after a reload")
+    assert visible(driver, "[data-testid=spectator-banner]")
+    assert not visible(driver, "#app-conflict [data-testid=picker]")
+    clear_errors(driver)  # a new document: the error hook again
+    assert_app_ok(driver)
+
+
+# ---------------------------------------------------------------- OIC-19: calling a conflict
+
+def test_oic_19_end_the_conflict_here_by_taps(app):
+    driver = app
+    for size in ((1024, 768), (768, 1024)):
+        set_size(driver, *size)
+        open_setup(driver)
+        tap(driver, driver.find_element("css selector", "[data-field='setup:deck'][value='table']"))
+        type_into(driver, field(driver, "seed"), SEED)
+        button(driver, "Start the conflict").click()
+        wait_for(driver, "return document.querySelector('#app-conflict [data-testid=picker]')", message="the picker")
+        tap(driver, driver.find_element("css selector", "[data-testid=picker] [data-card='9S']"))
+        tap(driver, button(driver, "Cannot play — end the round"))
+        wait_for(driver, "return document.querySelector('[data-testid=call]')", message="End the conflict here")
+        assert "Zombie invasion is ahead, 31 to 26" in text_of(driver, "[data-testid=call-preview]")
+        tap(driver, button(driver, "End the conflict here…"))
+        confirm = wait_for(driver, "return document.querySelector('[data-testid=confirm-call]')", message="the question")
+        assert_on_screen(driver, confirm, button(driver, "End the conflict"), button(driver, "Keep fighting"))
+        tap(driver, button(driver, "End the conflict"))
+        wait_for(driver, "return document.querySelector('[data-testid=result][data-ending=called]')",
+                 message="the called result")
+        assert "the table ended the conflict after 1 round (1 day)" in text_of(driver, "[data-testid=end-message]")
+        assert "After round 1: the table ended the conflict." in text_of(driver, "[data-testid=log-called]")
+        assert_app_ok(driver)

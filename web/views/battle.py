@@ -1,11 +1,14 @@
-"""The Ascension Isle battle board (AI-1 … AI-18).
+"""The Ascension Isle battle board (AI-1 … AI-19).
 
 Two screens: the setup (build both armies — Jibril preset, vanguard, rearguard,
-general — with their dice pools live; the dice setting and the house tables) and
-the board (blind bids behind the pass-the-tablet curtain, the reveal, exact odds,
-the roll, the result matrix with each side's cell, casualties, the log and the
-campaign turn checklist). Every rule decision comes from :mod:`engine.ascension`;
-this module only draws the state and turns taps into actions.
+general — with their dice pools live; the rules settings: dice and success, who reads
+the tables, whose dice, the house tables) and the board (blind bids behind the
+pass-the-tablet curtain, the reveal, exact odds, the app's roll or the table's own
+dice entered and checked, the result matrix with each side's cell, casualties, units
+joining or corrected between weeks, the log and the campaign turn checklist). A
+spectator's copy shows what the table could see and offers no move. Every rule
+decision comes from :mod:`engine.ascension`; this module only draws the state and
+turns taps into actions.
 """
 
 from __future__ import annotations
@@ -14,23 +17,28 @@ import copy
 import random
 
 from engine import ascension as ai
-from engine.ascension_tables import FALLBACK_NOTE, TIER_MARGINS, TURN_PHASES
+from engine import game as games
+from engine.ascension_tables import FALLBACK_NOTE, JIBRIL_DIVISION, JIBRIL_NOTE, TIER_MARGINS, TURN_PHASES
 from engine.rules import SettingsError
 from web import platform
 from web.dom import button, h
 from web.session import Session
-from web.views.tool import ToolView
 from web.views.curtain import CurtainGuard, curtain
 from web.views.rulebits import rule_ref, with_rule_refs
+from web.views.tool import ToolView
 
 DRAFT_KEY = "ct:v1:draft:battle"
 SIDE_CLASS = ("side-a", "side-b")
 TRAIT_LABELS = {"infantry": "Infantry", "line": "Line", "scout": "Scout", "observer": "Observer",
                 "long range": "Long range"}
+STATS = ("attack", "defense", "mobility", "armour", "size")
 #: A tap that lands this soon after the screen changed is a double tap's second half: ignored
 #: on the curtain (:class:`CurtainGuard`), so a fast double tap never opens the next side's
 #: secret screen.
 CURTAIN_GUARD_MS = 600
+#: The armour or size the one-tap Jibril buttons give (the source gives no number).
+JIBRIL_TOUGHNESS = 2
+SETTING_KEYS = ("success", "reads", "dice")
 
 
 def blank_unit(number: int = 1) -> dict:
@@ -45,18 +53,127 @@ def blank_setup() -> dict:
     ]}
 
 
+def blank_rules() -> dict:
+    return {"success": "d6/4+", "reads": "both", "dice": "app", "house_tables": {}}
+
+
 def game_name(game) -> str:
     first, second = (army["name"] for army in game.setup["armies"])
     return f"{first} vs {second}"
 
 
-def draft_shape_ok(draft) -> bool:
-    """Whether a stored draft has the shape the form edits (values may still be wrong)."""
-    return (isinstance(draft, dict) and isinstance(draft.get("armies"), list) and len(draft["armies"]) == 2
-            and all(isinstance(a, dict) and isinstance(a.get("units"), list) and a["units"]
-                    and all(isinstance(u, dict) and isinstance(u.get("traits"), list) for u in a["units"])
-                    and (a.get("general") is None or isinstance(a.get("general"), dict))
-                    for a in draft["armies"]))
+def is_jibril(unit: dict) -> bool:
+    return isinstance(unit.get("name"), str) and unit["name"].startswith(JIBRIL_DIVISION["name"])
+
+
+# ------------------------------------------------------------ a stored draft, read back safely
+
+def _text_field(value, fallback: str, what: str, problems: list[str]) -> str:
+    if isinstance(value, str):
+        return value[:60]
+    problems.append(f"{what} was not text")
+    return fallback
+
+
+def _number_field(value, what: str, problems: list[str], default: int = 0):
+    """A stat as the form keeps it: a whole number, or the text typed so far (shown as typed)."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        problems.append(f"{what} was not a number")
+        return default
+    if isinstance(value, str):
+        return value[:6]
+    return value
+
+
+def _trait_list(value, allowed, what: str, problems: list[str]) -> list[str]:
+    if not isinstance(value, list):
+        problems.append(f"{what} were not a list")
+        return []
+    kept = [t for t in value if isinstance(t, str) and t in allowed]
+    if len(kept) != len(value):
+        problems.append(f"{what} had unknown entries")
+    return list(dict.fromkeys(kept))
+
+
+def _index(value, count: int, what: str, problems: list[str]) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < count:
+        return value
+    if value is not None:
+        problems.append(f"{what} was not one of the army's units")
+    return 0
+
+
+def repair_draft(setup, rules=None) -> tuple[dict, dict, list[str]]:
+    """The setup form's draft as stored (hand-edited, from an older version …), made safe to
+    edit: every field of the shape the form edits, wrong fields replaced or dropped. Returns
+    ``(setup, rules, problems)``: what was repaired, in players' words (empty: nothing)."""
+    problems: list[str] = []
+    blank = blank_setup()
+    if not isinstance(setup, dict) or not isinstance(setup.get("armies"), list) or len(setup["armies"]) != 2:
+        if setup is not None:
+            problems.append("the armies could not be read, so the form starts fresh")
+        return blank, repair_rules(rules, problems), problems
+    armies = []
+    for a, army in enumerate(setup["armies"]):
+        where = f"Army {a + 1}"
+        if not isinstance(army, dict):
+            problems.append(f"{where} could not be read and was replaced")
+            armies.append(blank["armies"][a])
+            continue
+        units = []
+        raw_units = army.get("units") if isinstance(army.get("units"), list) else []
+        for u, unit in enumerate(raw_units[:200]):
+            uwhere = f"{where}, unit {u + 1}"
+            if not isinstance(unit, dict):
+                problems.append(f"{uwhere} could not be read and was dropped")
+                continue
+            units.append({"name": _text_field(unit.get("name", ""), f"Unit {u + 1}", f"{uwhere}'s name", problems),
+                          **{key: _number_field(unit.get(key, 0), f"{uwhere}'s {key}", problems) for key in STATS},
+                          "traits": _trait_list(unit.get("traits", []), ai.TRAITS, f"{uwhere}'s traits", problems)})
+        if not units:
+            problems.append(f"{where} had no unit that could be read: it has a blank one")
+            units = [blank_unit()]
+        general = army.get("general")
+        if general is not None:
+            if not isinstance(general, dict):
+                problems.append(f"{where}'s general could not be read and was removed")
+                general = None
+            else:
+                level = general.get("level")
+                if not (isinstance(level, int) and not isinstance(level, bool) and 0 <= level <= 3):
+                    problems.append(f"{where}'s general's level was not 0 to 3")
+                    level = 0
+                general = {"name": _text_field(general.get("name", ""), f"General of {where}",
+                                               f"{where}'s general's name", problems),
+                           "level": level,
+                           "traits": _trait_list(general.get("traits", []), ("observer",),
+                                                 f"{where}'s general's traits", problems)}
+        armies.append({"name": _text_field(army.get("name", ""), where, f"{where}'s name", problems),
+                       "units": units,
+                       "vanguard": _index(army.get("vanguard", 0), len(units), f"{where}'s vanguard", problems),
+                       "rearguard": _index(army.get("rearguard", 0), len(units), f"{where}'s rearguard", problems),
+                       "general": general})
+    return {"armies": armies}, repair_rules(rules, problems), problems
+
+
+def repair_rules(rules, problems: list[str]) -> dict:
+    out = blank_rules()
+    if rules is None:
+        return out
+    if not isinstance(rules, dict):
+        problems.append("the rules settings could not be read (the defaults are used)")
+        return out
+    for key in SETTING_KEYS:
+        value = rules.get(key, out[key])
+        if value in {c for c, _ in ai.VARIANT_BY_KEY[key].choices}:
+            out[key] = value
+        else:
+            problems.append(f"the setting “{ai.VARIANT_BY_KEY[key].label}” was not a choice (the default is used)")
+    try:
+        out["house_tables"] = ai.normalize_house_tables(rules.get("house_tables"))
+    except (ValueError, SettingsError):
+        problems.append("the house tables could not be read and were dropped")
+    return out
 
 
 def pct(p) -> str:
@@ -71,17 +188,25 @@ def pct(p) -> str:
 
 def _int(text: str):
     text = text.strip()
-    return int(text) if text.isdigit() else text
+    return int(text) if text.isdigit() and len(text) <= 6 else text
+
+
+def casualties(n: int) -> str:
+    return f"{n} casualt{'y' if n == 1 else 'ies'}"
 
 
 class BattleView(ToolView):
     route = "battle"
 
+    #: Where the focus goes after an action that changes the board (issue 14, 22): the first
+    #: of these marked elements on the screen (see App.focus_to).
+    NEXT = ("curtain", "bid", "reveal", "entry", "roll", "result", "over")
+
     def __init__(self, app) -> None:
         self.app = app
         self.session = Session(app, "battle", "Ascension Isle", on_change=self._reset_view, namer=game_name)
         self.draft: dict = blank_setup()
-        self.rules: dict = {"success": "d6/4+", "house_tables": {}}
+        self.rules: dict = blank_rules()
         self.seed_text = ""
         self.setup_error: str | None = None
         self.edit_tier = "drawn"
@@ -93,26 +218,46 @@ class BattleView(ToolView):
 
     # ------------------------------------------------------------ lifecycle
     def _reset_view(self) -> None:
-        """After every change of the game: the curtain is down, nothing picked."""
+        """After every change of the game: the curtain is down, nothing picked, no entry open."""
         self.shown: int | None = None  # the side whose secret bid screen is up
-        self.pick: dict = {"maneuver": None, "stratagems": []}
+        self.pick: dict = {"maneuver": None, "stratagems": [], "rearguard": None}
         self.notice: str | None = None
+        self.entry: dict = {"mode": getattr(self, "entry_mode", "successes"), "hits": [None, None],
+                            "faces": [[], []], "ranges": [None, None]}
+        self.unit_form: dict | None = None  # {"side", "index" (None: a unit joins), "unit", "error"}
         self.guard.hold()
 
     def boot(self) -> None:
         data = self.load_json(DRAFT_KEY)
-        if isinstance(data, dict) and draft_shape_ok(data.get("setup")):
-            self.draft = data["setup"]
-            rules = data.get("rules")
-            if isinstance(rules, dict):
-                try:
-                    success = rules.get("success", "d6/4+")
-                    ai.success_setting({"success": success})
-                    self.rules = {"success": success,
-                                  "house_tables": ai.normalize_house_tables(rules.get("house_tables"))}
-                except (ValueError, SettingsError):
-                    pass  # a damaged draft of the settings: the defaults
+        if data is not None:
+            setup = data.get("setup") if isinstance(data, dict) else data
+            rules = data.get("rules") if isinstance(data, dict) else None
+            self.draft, self.rules, problems = repair_draft(setup, rules)
+            if problems:
+                self.app.toast("The saved battle setup was damaged and has been repaired: "
+                               + "; ".join(problems[:4]) + ("; …" if len(problems) > 4 else "") + ".", "error")
+                self._save_draft()
         self.session.boot()
+
+    def recover(self) -> None:
+        """After an unexpected error: the plain table, and a draft the form can surely draw."""
+        super().recover()
+        self.draft, self.rules, _ = repair_draft(self.draft, self.rules)
+        self.edit_cell = None
+
+    def escape(self) -> bool:
+        """Escape closes a drawer, else the house-cell editor or the unit form."""
+        if self.session.escape():
+            return True
+        if self.edit_cell is not None:
+            own, other = self.edit_cell
+            self.edit_cell = None
+            self.app.focus_to(f"cell-{own}.{other}")
+            return True
+        if self.unit_form is not None:
+            self.unit_form = None
+            return True
+        return False
 
     def _save_draft(self) -> None:
         self.keep_json(DRAFT_KEY, {"setup": self.draft, "rules": self.rules})
@@ -120,7 +265,16 @@ class BattleView(ToolView):
     # ------------------------------------------------------------ rendering
     def render(self):
         state = self.session.state
-        return self.frame(self.render_setup() if state is None else self.render_board(state))
+        out = self.frame(self.render_setup() if state is None else self.render_board(state))
+        game = self.session.game
+        if self.session.drawer == "share" and game is not None:
+            # Issue 18: the game's settings (whose dice …) are said where its links are shared.
+            drawer = next((c for c in out[2].children if getattr(c, "tag", None)), None)
+            if drawer is not None:
+                drawer.children.insert(1, h("p", {"class": "muted share-settings", "data-testid": "share-settings"},
+                                            "Rules settings of this game, in both links: ",
+                                            ai.settings_summary(game.rules), "."))
+        return out
 
     # ---------------- setup
     def _draft_state(self):
@@ -174,34 +328,65 @@ class BattleView(ToolView):
                      h("input", {"type": "checkbox", "data-field": f"general:{a}.observer",
                                  "checked": "observer" in general.get("traits", [])}), "Observer")
                    if general is not None else None),
+                 h("p", {"class": "muted small"}, "Armour or size, not both (", rule_ref("AI-14", "battle"),
+                   "): armour N falls to N casualties in one week, size N to N in all. With neither, one casualty "
+                   "destroys a unit (", rule_ref("HR-AI-1", "battle"), ")."),
                  h("div", {"class": "unit-list"}, rows),
                  h("div", {"class": "row"},
                    button("+ Jibril Armoured Infantry Division", "battle:add-jibril", str(a), cls="btn small"),
                    button("+ Unit", "battle:add-unit", str(a), cls="btn small")),
+                 self._jibril_note(a, units),
                  h("div", {"class": "row"},
                    h("label", {"class": "field"}, "Vanguard (a line unit, AI-1)",
                      h("select", {"data-field": f"setup:armies.{a}.vanguard", "value": str(army.get("vanguard", 0))},
                        [h("option", {"value": str(i), "selected": army.get("vanguard") == i}, name)
                         for i, name in line_choices] or
                        h("option", {"value": str(army.get("vanguard", 0))}, "— no line unit —"))),
-                   h("label", {"class": "field"}, "Rearguard (for a Withdraw, AI-2)",
+                   h("label", {"class": "field"}, "Rearguard (the default for a Withdraw, AI-2)",
                      h("select", {"data-field": f"setup:armies.{a}.rearguard",
                                   "value": str(army.get("rearguard", 0))},
                        [h("option", {"value": str(i), "selected": army.get("rearguard", 0) == i},
                           u.get("name") or f"Unit {i + 1}") for i, u in enumerate(units)]))),
                  self._pool_table(preview, a) if preview is not None else None)
 
+    def _jibril_note(self, a: int, units: list):
+        """Issue 22: where the preset is added, the source's gap is said, and filled in one tap."""
+        jibril = [u for u in units if is_jibril(u)]
+        if not jibril:
+            return None
+        bare = [u for u in jibril if not u.get("armour") and not u.get("size")]
+        n = JIBRIL_TOUGHNESS
+        return h("div", {"class": "jibril-note", "data-testid": f"jibril-note-{a}"},
+                 h("p", {"class": "small"}, with_rule_refs(JIBRIL_NOTE, "battle"),
+                   f" {len(bare)} of {len(jibril)} here have neither." if bare else
+                   " Those here have armour or size now; each can be changed in its row."),
+                 h("div", {"class": "row"},
+                   button(f"Give them armour {n}", "battle:jibril-armour", str(a), cls="btn small",
+                          disabled=not bare, aria_label=f"Give the Jibril divisions of army {a + 1} armour {n}"),
+                   button(f"Give them size {n}", "battle:jibril-size", str(a), cls="btn small",
+                          disabled=not bare, aria_label=f"Give the Jibril divisions of army {a + 1} size {n}"))
+                 if bare else None)
+
     def _unit_row(self, a: int, u: int, unit: dict):
         base = f"armies.{a}.units.{u}"
         name = unit.get("name") or f"Unit {u + 1}"
+        traits = unit.get("traits", [])
+        both = bool(unit.get("armour")) and bool(unit.get("size"))
 
         def number(key, label, hi=99):
             value = unit.get(key, "")
-            bad = not (isinstance(value, int) and 0 <= value <= hi)
+            bad = not (isinstance(value, int) and 0 <= value <= hi) or (both and key in ("armour", "size"))
             return h("label", {"class": "field num"}, label,
                      h("input", {"type": "number", "inputmode": "numeric", "min": "0", "max": str(hi), "step": "1",
                                  "data-field": f"setup:{base}.{key}", "value": str(value),
                                  "aria-invalid": "true" if bad else None}))
+
+        def trait(key, label):
+            implied = key == "line" and "infantry" in traits
+            return h("label", {"class": ["check", implied and "implied"]},
+                     h("input", {"type": "checkbox", "data-field": f"trait:{a}.{u}.{key}",
+                                 "checked": key in traits or implied, "disabled": implied,
+                                 "aria-describedby": f"implied-{a}-{u}" if implied else None}), label)
 
         return h("div", {"class": "unit-row", "data-key": f"u{a}.{u}"},
                  h("div", {"class": "row"},
@@ -212,10 +397,10 @@ class BattleView(ToolView):
                    number("attack", "Attack"), number("defense", "Defense"), number("mobility", "Mobility"),
                    number("armour", "Armour"), number("size", "Size")),
                  h("div", {"class": "row traits", "role": "group", "aria-label": f"Traits of {name}"},
-                   [h("label", {"class": "check"},
-                      h("input", {"type": "checkbox", "data-field": f"trait:{a}.{u}.{trait}",
-                                  "checked": trait in unit.get("traits", [])}), label)
-                    for trait, label in TRAIT_LABELS.items()]))
+                   [trait(key, label) for key, label in TRAIT_LABELS.items()],
+                   h("span", {"class": "muted small", "id": f"implied-{a}-{u}"}, "an infantry division is a line "
+                                                                                   "unit (AI-1)")
+                   if "infantry" in traits else None))
 
     def _text(self, path: str, value: str, label: str, cls: str = ""):
         return h("label", {"class": ["field", cls]}, label,
@@ -241,20 +426,24 @@ class BattleView(ToolView):
                                   h("th", {"scope": "col"}, "Strength"))),
                  h("tbody", {}, rows))
 
+    def _variant_field(self, key: str):
+        variant = ai.VARIANT_BY_KEY[key]
+        badge = "House rule" if variant.rule_id.startswith("HR-") else "Variant"
+        return h("div", {"class": "variant"},
+                 h("label", {"class": "field"},
+                   h("span", {}, h("span", {"class": "rule-id"}, variant.rule_id), " ", variant.label, " ",
+                     h("span", {"class": ["badge", "house" if badge == "House rule" else "variant"]}, badge)),
+                   h("select", {"data-field": f"rules:{key}", "value": self.rules.get(key)},
+                     [h("option", {"value": value, "selected": self.rules.get(key) == value}, text)
+                      for value, text in variant.choices])),
+                 h("p", {"class": "muted small"}, variant.explanation))
+
     def _settings_panel(self):
-        variant = ai.VARIANTS[0]
         house = self.rules.get("house_tables") or {}
         edited = sum(len(cols) for rows in house.values() for cols in rows.values())
         return h("section", {"class": "panel options", "aria-label": "Rules settings"},
                  h("h2", {}, "Rules settings"),
-                 h("div", {"class": "variant"},
-                   h("label", {"class": "field"},
-                     h("span", {}, h("span", {"class": "rule-id"}, "AI-6"), " ", variant.label, " ",
-                       h("span", {"class": "badge variant"}, "Variant")),
-                     h("select", {"data-field": "rules:success", "value": self.rules.get("success")},
-                       [h("option", {"value": value, "selected": self.rules.get("success") == value}, text)
-                        for value, text in variant.choices])),
-                   h("p", {"class": "muted small"}, variant.explanation)),
+                 [self._variant_field(key) for key in SETTING_KEYS],
                  h("h3", {}, "House result tables (", rule_ref("AI-11", "battle"), ")"),
                  h("p", {"class": "muted small"}, "Tap a cell to change it for your group. The engine reads "
                    "“Withdraw succeeds”, “Withdraw fails” and “inflict N” or “inflict N-M casualties” from "
@@ -263,20 +452,25 @@ class BattleView(ToolView):
                    [button(ai.TIER_NAMES[t], "battle:edit-tier", t, cls=["btn small", t == self.edit_tier and "on"],
                            role="radio", aria_checked="true" if t == self.edit_tier else "false")
                     for t in ai.TIERS]),
-                 self._cell_editor(),
-                 self.matrix(self.rules, self.edit_tier, editable=True))
+                 self.matrix(self.rules, self.edit_tier, editable=True),
+                 self._cell_editor())
 
     def _cell_editor(self):
+        """A sheet fixed at the bottom of the screen: wherever the tapped cell is, the editor is
+        seen (issue 22: at 1024×768 it opened above the table, off screen)."""
         if self.edit_cell is None:
             return None
         own, other = self.edit_cell
         cell = ai.result_cell(self.rules, self.edit_tier, own, other)
-        return h("div", {"class": "cell-editor", "data-testid": "cell-editor"},
-                 h("label", {"class": "field"},
+        return h("div", {"class": "cell-editor cell-sheet", "data-testid": "cell-editor", "role": "dialog",
+                         "aria-modal": "false", "aria-labelledby": "cell-editor-label"},
+                 h("label", {"class": "field", "id": "cell-editor-label"},
                    f"{ai.TIER_NAMES[self.edit_tier]}: {ai.MANEUVER_NAMES[own]} against {ai.MANEUVER_NAMES[other]}",
                    h("input", {"type": "text", "data-field": "cell-text", "value": self.cell_text,
-                               "maxlength": str(ai.CELL_MAX), "autocomplete": "off",
+                               "maxlength": str(ai.CELL_MAX), "autocomplete": "off", "data-focus": "cell-text",
                                "aria-invalid": "true" if self.cell_error else None})),
+                 h("p", {"class": "muted small"}, "The source's text: “",
+                   ai.result_cell({}, self.edit_tier, own, other).text, "”"),
                  h("p", {"class": "msg-error", "role": "alert"}, self.cell_error) if self.cell_error else None,
                  h("div", {"class": "row"},
                    button("Use as house rule", "battle:cell-save", cls="btn primary small"),
@@ -319,9 +513,12 @@ class BattleView(ToolView):
                            h("span", {"class": "visually-hidden"}, " (house table)") if cell.origin == "house" else None]
                 if editable:
                     content = button(content, "battle:edit-cell", f"{own}.{other}", cls="cell-btn",
+                                     data_focus=f"cell-{own}.{other}",
                                      aria_label=f"Edit {ai.MANEUVER_NAMES[own]} against {ai.MANEUVER_NAMES[other]}: "
                                                 f"{cell.text}")
-                cells.append(h("td", {"class": ["cell", kind, cell.origin != "source" and cell.origin, *hl],
+                editing = editable and self.edit_cell == (own, other)
+                cells.append(h("td", {"class": ["cell", kind, cell.origin != "source" and cell.origin, *hl,
+                                                editing and "editing"],
                                       "data-cell": f"{tier}.{own}.{other}", "data-origin": cell.origin},
                                content))
             body.append(h("tr", {}, h("th", {"scope": "row"}, ai.MANEUVER_NAMES[own]), cells))
@@ -339,36 +536,68 @@ class BattleView(ToolView):
             return st.armies[side].name
         return self.draft["armies"][side].get("name") or f"Army {side + 1}"
 
-
     # ---------------- board
     def render_board(self, st):
-        return h("div", {"class": ["table battle-board", f"phase-{st.phase}"], "data-testid": "board",
-                         "data-phase": st.phase, "data-week": str(st.week)},
+        return h("div", {"class": ["table battle-board", f"phase-{st.phase}", self.spectator and "spectating"],
+                         "data-testid": "board", "data-phase": st.phase, "data-week": str(st.week)},
                  h("p", {"class": "status", "role": "status", "data-testid": "status"},
                    with_rule_refs(ai.status(st), "battle")),
-                 self._action_area(st),
+                 self._spectator_area(st) if self.spectator else self._action_area(st),
                  self._last_week(st),
                  h("div", {"class": "board armies"}, self._army_panel(st, 0), self._army_panel(st, 1)),
                  self._checklist(st),
                  self._log(st),
                  self._rules_in_play(st))
 
+    def _spectator_area(self, st):
+        """Issue 21: a spectator's copy offers no bid, reveal or roll; it says what is true."""
+        names = [a.name for a in st.armies]
+        if st.phase == "over":
+            return h("section", {"class": "panel result over", "data-testid": "over"},
+                     h("h2", {}, "The battle is over"),
+                     h("p", {"data-testid": "outcome"}, with_rule_refs(st.outcome, "battle")))
+        if st.phase == "revealed":
+            return h("section", {"class": "panel revealed", "data-testid": "revealed"},
+                     h("div", {"class": "revealed-body"},
+                       h("div", {"class": "revealed-grid"}, [self._revealed_side(st, s) for s in (0, 1)]),
+                       self._odds(st, ai.week_odds(st))),
+                     h("p", {"class": "muted", "data-testid": "spectator-note"},
+                       "The table rolls next; this copy shows the bids and the odds, not the roll."))
+        declared = [s for s in (0, 1) if st.bids[s] is not None]
+        if len(declared) == 2:
+            text = "Their bids stay hidden until both are revealed at the table"
+        elif declared:
+            text = f"What {names[declared[0]]} declared stays hidden until both bids are revealed"
+        else:
+            text = "A bid is shown here only once both are revealed"
+        return h("section", {"class": "panel spectating-note", "data-testid": "spectator-note"},
+                 h("p", {}, text, " (", rule_ref("AI-7", "battle"), "). This copy offers no move."))
+
     def _army_panel(self, st, s: int):
         army = st.armies[s]
+        changing = not self.spectator and ai.can_change_armies(st)
+        form = self.unit_form if self.unit_form and self.unit_form["side"] == s else None
         items = []
         for i, unit in enumerate(army.units):
             dead = st.destroyed[s][i]
             tags = []
             if i == st.vanguards[s] and not dead:
                 tags.append(h("span", {"class": "badge variant"}, "vanguard"))
+                if not unit.is_line:
+                    tags.append(h("span", {"class": "badge house", "title": ai.HOUSE_RULES["HR-AI-3"]},
+                                  "not a line unit (HR-AI-3)"))
             if i == st.rearguards[s] and not dead:
                 tags.append(h("span", {"class": "badge"}, "rearguard"))
             damage = f" · {st.damage[s][i]}/{unit.size} size damage" if unit.size and st.damage[s][i] else ""
             items.append(h("li", {"class": ["unit", dead and "destroyed"], "data-key": f"unit{s}.{i}",
                                   "data-destroyed": "true" if dead else None},
-                           h("span", {"class": "unit-name"}, unit.name), " ", tags,
+                           h("div", {"class": "unit-line"},
+                             h("span", {"class": "unit-name"}, unit.name), " ", tags,
+                             button("Correct", "battle:unit-edit", f"{s}.{i}", cls="btn small ghost",
+                                    aria_label=f"Correct {unit.name}")
+                             if changing and not dead and form is None else None),
                            h("span", {"class": "muted small unit-stats"},
-                             f" {unit.attack}/{unit.defense}/{unit.mobility} · {unit.toughness()}{damage}",
+                             f"{unit.attack}/{unit.defense}/{unit.mobility} · {unit.toughness()}{damage}",
                              " · destroyed" if dead else "")))
         general = army.general
         return h("section", {"class": ["panel side army", SIDE_CLASS[s]], "aria-label": army.name,
@@ -378,7 +607,46 @@ class BattleView(ToolView):
                    f"{general.name} (general, level {general.level}" + (", skilled, AI-9)" if general.skilled else ")")
                    if general else "No general",
                    f" · {len(st.alive(s))} of {len(army.units)} units standing · attack/defense/mobility"),
-                 h("ul", {"class": "unit-status", "tabindex": "0", "aria-label": f"Units of {army.name}"}, items))
+                 h("ul", {"class": "unit-status", "aria-label": f"Units of {army.name}"}, items),
+                 self._unit_form(st, form) if form is not None else
+                 h("div", {"class": "row"},
+                   button("+ A unit joins", "battle:unit-new", str(s), cls="btn small",
+                          aria_label=f"A unit joins {army.name}")) if changing else None)
+
+    def _unit_form(self, st, form: dict):
+        """Issue 22: a unit that joins (reinforcements entering the hex) or a corrected entry,
+        between weeks; recorded as an action in the history."""
+        s, index, unit = form["side"], form["index"], form["unit"]
+        army = st.armies[s]
+        title = (f"A unit joins {army.name}" if index is None else f"Correct {army.units[index].name}")
+
+        def number(key, label):
+            value = unit.get(key, "")
+            return h("label", {"class": "field num"}, label,
+                     h("input", {"type": "number", "inputmode": "numeric", "min": "0", "max": "99", "step": "1",
+                                 "data-field": f"uform:{key}", "value": str(value)}))
+
+        traits = unit.get("traits", [])
+        return h("div", {"class": "unit-form", "data-testid": "unit-form", "role": "group", "aria-label": title},
+                 h("h3", {}, title),
+                 h("label", {"class": "field"}, "Name",
+                   h("input", {"type": "text", "data-field": "uform:name", "value": unit.get("name", ""),
+                               "maxlength": "60", "autocomplete": "off", "data-focus": "unit-form"})),
+                 h("div", {"class": "row stats"}, [number(k, k.capitalize()) for k in STATS]),
+                 h("div", {"class": "row traits", "role": "group", "aria-label": "Traits"},
+                   [h("label", {"class": "check"},
+                      h("input", {"type": "checkbox", "data-field": f"uform-trait:{key}",
+                                  "checked": key in traits or (key == "line" and "infantry" in traits),
+                                  "disabled": key == "line" and "infantry" in traits}), label)
+                    for key, label in TRAIT_LABELS.items()]),
+                 h("p", {"class": "msg-error", "role": "alert"}, with_rule_refs(form["error"], "battle"))
+                 if form.get("error") else None,
+                 h("p", {"class": "muted small"}, "Recorded in the history as a step of this week, before the bids; "
+                                                  "Undo takes it back."),
+                 h("div", {"class": "row"},
+                   button("Join the battle" if index is None else "Record the correction", "battle:unit-save",
+                          cls="btn primary small"),
+                   button("Cancel", "battle:unit-cancel", cls="btn small ghost")))
 
     def _next_bidder(self, st):
         for s in (0, 1):
@@ -386,9 +654,24 @@ class BattleView(ToolView):
                 return s
         return None
 
+    def _leave_offers(self, st):
+        """AI-15: the week after its opponent skirmished, an army may leave the battle before the
+        bids: the board says why it may, and the button says what it does."""
+        out = []
+        for s in (0, 1):
+            if ai.can_leave(st, s):
+                army, enemy = st.armies[s].name, st.armies[1 - s].name
+                out.append(h("div", {"class": "leave-offer", "data-testid": f"leave-{s}"},
+                             h("p", {"class": "small"}, f"{enemy} skirmished last week, so {army} may leave the "
+                                                        "battle now, before the bids (", rule_ref("AI-15", "battle"),
+                               ")."),
+                             button(f"Take {army} out of the battle", "battle:leave", str(s), cls="btn small")))
+        return out
+
     def _action_area(self, st):
         if st.phase == "over":
-            return h("section", {"class": "panel result over", "role": "status", "data-testid": "over"},
+            return h("section", {"class": "panel result over", "role": "status", "data-testid": "over",
+                                 "tabindex": "-1", "data-focus": "over"},
                      h("h2", {}, "The battle is over"),
                      h("p", {"data-testid": "outcome"}, with_rule_refs(st.outcome, "battle")),
                      h("div", {"class": "row"},
@@ -401,11 +684,10 @@ class BattleView(ToolView):
             return h("section", {"class": "panel reveal", "data-testid": "reveal-panel"},
                      h("p", {"class": "curtain-text"}, "Both armies have declared. Put the tablet where everyone "
                                                        "can see it."),
-                     button("Reveal both bids", "battle:reveal", cls="btn primary big"))
+                     button("Reveal both bids", "battle:reveal", cls="btn primary big", data_focus="reveal"))
         declared = [h("li", {}, f"{st.armies[s].name} has declared in secret ✓") for s in (0, 1)
                     if st.bids[s] is not None]
-        leave = [button(f"{st.armies[s].name} leaves the battle (AI-15)", "battle:leave", str(s), cls="btn small")
-                 for s in (0, 1) if ai.can_leave(st, s)]
+        leave = self._leave_offers(st)
         if self.shown != side:
             return h("div", {"class": "bid-stage"},
                      h("ul", {"class": "declared"}, declared) if declared else None,
@@ -414,11 +696,12 @@ class BattleView(ToolView):
                              note="The app is the invigilator (AI-7): no one else sees the choice until both "
                                   "are revealed together.",
                              label=f"I am {st.armies[side].name}: choose my maneuver"),
-                     h("div", {"class": "row"}, leave) if leave else None)
+                     h("div", {"class": "panel leave-offers"}, leave) if leave else None)
         return self._bid_form(st, side)
 
     def _bid_form(self, st, s: int):
         chosen = self.pick.get("maneuver")
+        enemy = st.armies[1 - s].name
         options = []
         for m in ai.MANEUVERS:
             pool = ai.dice_pool(st, s, m)
@@ -429,25 +712,38 @@ class BattleView(ToolView):
                  h("span", {"class": "m-hint"}, "strong vs " + ", ".join(ai.MANEUVER_NAMES[x] for x in strong))],
                 "battle:pick", m, cls=["btn maneuver", chosen == m and "on"], role="radio",
                 aria_label=f"{ai.MANEUVER_NAMES[m]}, {pool.dice} dice",
-                aria_checked="true" if chosen == m else "false"))
+                aria_checked="true" if chosen == m else "false", data_focus="bid" if m == ai.MANEUVERS[0] else None))
         strat_rows = None
         if chosen:
             offered = ai.offered_stratagems(st, s, chosen)
             picked = self.pick.get("stratagems", [])
+            rear = self.pick.get("rearguard")
+            rear = st.rearguards[s] if rear is None or st.destroyed[s][rear] else rear
+            rear_field = None
+            if chosen == "withdraw":
+                rear_field = h("label", {"class": "field rear-field"},
+                               "Rearguard for this Withdraw (", rule_ref("AI-2", "battle"), ")",
+                               h("select", {"data-field": "bid:rearguard", "value": str(rear)},
+                                 [h("option", {"value": str(i), "selected": i == rear},
+                                    st.armies[s].units[i].name) for i in st.alive(s)]))
             strat_rows = h("div", {"class": "stratagems", "role": "group", "aria-label": "Stratagems"},
                            h("p", {"class": "muted small"}, "Stratagems your army qualifies for (",
                              rule_ref("AI-16", "battle"), ")" + (":" if offered else ": none for this maneuver.")),
-                           [button([h("strong", {}, strat.name), " — ",
-                                    strat.effect or f"{ai.NO_EFFECT} (AI-17)"],
+                           [button([h("strong", {}, strat.name), " — ", strat.says,
+                                    " (AI-17)" if strat.effect is None or strat.partly else ""],
                                    "battle:strat", strat.key, cls=["btn strat", strat.key in picked and "on"],
                                    aria_pressed="true" if strat.key in picked else "false")
                             for strat in offered])
-            pool = ai.dice_pool(st, s, chosen, picked)
-            strat_rows = [strat_rows, h("p", {"class": "pool-line", "data-testid": "bid-pool"},
-                                        f"{ai.MANEUVER_NAMES[chosen]}: {pool.explain()}")]
+            rearguard = rear if chosen == "withdraw" else None
+            pool = ai.dice_pool(st, s, chosen, picked, rearguard=rearguard)
+            strat_rows = [rear_field, strat_rows,
+                          h("p", {"class": "pool-line", "data-testid": "bid-pool"},
+                            f"{ai.MANEUVER_NAMES[chosen]}: {pool.explain()}")]
         return h("section", {"class": ["panel bid", SIDE_CLASS[s]], "data-testid": "bid-form",
                              "aria-label": f"{st.armies[s].name} declares"},
                  h("h2", {}, f"{st.armies[s].name}: your maneuver for week {st.week}"),
+                 h("p", {"class": "muted small"}, f"{enemy}'s bid stays hidden until both are revealed (",
+                   rule_ref("AI-7", "battle"), ")."),
                  h("p", {"class": "msg-error", "role": "alert"}, with_rule_refs(self.notice, "battle"))
                  if self.notice else None,
                  h("div", {"class": "maneuvers", "role": "radiogroup", "aria-label": "Maneuver"}, options),
@@ -456,31 +752,160 @@ class BattleView(ToolView):
                    button("Declare in secret", "battle:declare", str(s), cls="btn primary big", disabled=not chosen),
                    button("Hide", "battle:hide", cls="btn ghost")))
 
+    def _revealed_side(self, st, s: int):
+        bid = st.bids[s]
+        pool = ai.dice_pool(st, s, bid.maneuver, bid.stratagems, st.switched[s], rearguard=bid.rearguard)
+        enemy = st.bids[1 - s]
+        names = [a.name for a in st.armies]
+        strats = [ai.STRATAGEM_BY_KEY[k].name for k in bid.stratagems if not (st.switched[s] and k == "counter_attack")]
+        notes = []
+        if "counter_attack" in bid.stratagems and not st.switched[s]:
+            if "feint" in enemy.stratagems:
+                notes.append(f"AI-16: {names[1 - s]}'s Feint cancels this Counter Attack (and the Counter Attack "
+                             "cancels the Feint): it stays a Defend.")
+            elif enemy.maneuver not in ("attack", "shock"):
+                notes.append(f"AI-16: {names[1 - s]} did not attack, so Counter Attack cannot switch: it stays a "
+                             "Defend.")
+        if "feint" in bid.stratagems and "counter_attack" in enemy.stratagems:
+            notes.append(f"AI-16: this Feint cancels {names[1 - s]}'s Counter Attack, and is cancelled by it.")
+        if bid.maneuver == "withdraw" and bid.rearguard is not None:
+            notes.append(f"AI-2: rearguard {st.armies[s].units[bid.rearguard].name}.")
+        can_switch = not self.spectator and ai.can_counter_attack(st, s)
+        return h("div", {"class": ["revealed-bid", SIDE_CLASS[s]], "data-testid": f"revealed-{s}"},
+                 h("h3", {}, names[s]),
+                 h("p", {"class": "bid-maneuver"}, "Attack" if st.switched[s] else ai.MANEUVER_NAMES[bid.maneuver],
+                   h("span", {"class": "muted"}, " with " + ", ".join(strats)) if strats else None),
+                 h("p", {"class": "small"}, "Switched from Defend by Counter Attack, without reinforcement dice (",
+                   rule_ref("AI-16", "battle"), ")") if st.switched[s] else None,
+                 h("p", {"class": "muted small", "data-testid": f"pool-now-{s}"}, pool.explain()),
+                 [h("p", {"class": "muted small"}, with_rule_refs(n, "battle")) for n in pool.notes + tuple(notes)],
+                 button("Counter Attack: switch to Attack", "battle:counter", str(s), cls="btn small")
+                 if can_switch else None)
+
     def _revealed(self, st):
-        pools = [ai.dice_pool(st, s, st.bids[s].maneuver, st.bids[s].stratagems, st.switched[s]) for s in (0, 1)]
         odds = ai.week_odds(st)
         die, target = ai.success_setting(st.settings)
-        sides = []
-        for s in (0, 1):
-            bid = st.bids[s]
-            shown = "Attack (Counter Attack)" if st.switched[s] else ai.MANEUVER_NAMES[bid.maneuver]
-            strats = [ai.STRATAGEM_BY_KEY[k].name for k in bid.stratagems]
-            sides.append(h("div", {"class": ["revealed-bid", SIDE_CLASS[s]], "data-testid": f"revealed-{s}"},
-                           h("h3", {}, st.armies[s].name),
-                           h("p", {"class": "bid-maneuver"}, shown,
-                             h("span", {"class": "muted"}, " with " + ", ".join(strats)) if strats else None),
-                           h("p", {"class": "muted small", "data-testid": f"pool-now-{s}"}, pools[s].explain()),
-                           [h("p", {"class": "muted small"}, with_rule_refs(n, "battle")) for n in pools[s].notes],
-                           button("Counter Attack: switch to Attack", "battle:counter", str(s), cls="btn small")
-                           if ai.can_counter_attack(st, s) else None))
+        table_dice = st.settings.get("dice") == ai.DICE_TABLE
         return h("section", {"class": "panel revealed", "data-testid": "revealed"},
                  h("div", {"class": "revealed-body"},
-                   h("div", {"class": "revealed-grid"}, sides),
+                   h("div", {"class": "revealed-grid"}, [self._revealed_side(st, s) for s in (0, 1)]),
                    self._odds(st, odds)),
+                 self._entry(st, die, target) if table_dice else
                  h("div", {"class": "row sticky-controls"},
                    h("p", {"class": "muted small"}, f"Each die is a d{die}; {target} or more is a success (",
                      rule_ref("AI-6", "battle"), ")."),
-                   button("Roll the dice", "battle:roll", cls="btn primary big")))
+                   button("Roll the dice", "battle:roll", cls="btn primary big", data_focus="roll")))
+
+    # ---------------- our own dice (issue 18, HR-AI-7)
+    def _entry_rolls(self, st):
+        """The entered successes (or None while a side is incomplete)."""
+        pools = [ai.dice_pool(st, s, st.bids[s].maneuver, st.bids[s].stratagems, st.switched[s],
+                              rearguard=st.bids[s].rearguard) for s in (0, 1)]
+        die, target = ai.success_setting(st.settings)
+        hits = []
+        for s in (0, 1):
+            if self.entry["mode"] == "faces":
+                faces = self.entry["faces"][s]
+                hits.append(ai.count_successes(faces, die, target) if len(faces) == pools[s].dice else None)
+            else:
+                value = self.entry["hits"][s]
+                hits.append(value if value is not None and value <= pools[s].dice else None)
+        return pools, hits
+
+    def _entry(self, st, die: int, target: int):
+        names = [a.name for a in st.armies]
+        pools, hits = self._entry_rolls(st)
+        mode = self.entry["mode"]
+        sides = []
+        for s in (0, 1):
+            n = pools[s].dice
+            head = h("p", {"class": "entry-head"}, h("strong", {}, names[s]),
+                     f" rolls {n} × d{die}; {target} or more is a success (",
+                     rule_ref("AI-6", "battle"), ")")
+            if mode == "faces":
+                faces = self.entry["faces"][s]
+                chips = [button(str(v), "battle:unface", f"{s}.{i}",
+                                cls=["die", v >= target and "hit", "entered"],
+                                aria_label=f"Remove the {v}" + (" (a success)" if v >= target else ""))
+                         for i, v in enumerate(faces)]
+                body = [h("div", {"class": "dice entered-dice", "aria-label": f"Dice entered for {names[s]}"},
+                          chips or h("span", {"class": "muted small"}, "no die entered yet")),
+                        h("p", {"class": "small", "data-testid": f"entry-count-{s}"},
+                          f"{len(faces)} of {n} dice entered",
+                          f" · {ai.count_successes(faces, die, target)} success"
+                          f"{'es' if ai.count_successes(faces, die, target) != 1 else ''}" if faces else "",
+                          " — tap a die to take it back" if faces else ""),
+                        h("div", {"class": "face-pad", "role": "group", "aria-label": f"Add a die for {names[s]}"},
+                          [button(str(v), "battle:face", f"{s}.{v}", cls=["btn face", v >= target and "hit"],
+                                  disabled=len(faces) >= n, aria_label=f"Add a {v} for {names[s]}")
+                           for v in range(1, die + 1)],
+                          button("Clear", "battle:clear", str(s), cls="btn small ghost", disabled=not faces,
+                                 aria_label=f"Clear {names[s]}'s dice"))]
+            else:
+                chosen = self.entry["hits"][s]
+                body = [h("div", {"class": "hit-pad", "role": "radiogroup",
+                                  "aria-label": f"Successes of {names[s]}"},
+                          [button(str(k), "battle:hits", f"{s}.{k}", cls=["btn hit-count", chosen == k and "on"],
+                                  role="radio", aria_checked="true" if chosen == k else "false",
+                                  aria_label=f"{names[s]}: {k} success{'es' if k != 1 else ''}")
+                           for k in range(n + 1)])]
+            sides.append(h("div", {"class": ["entry-side", SIDE_CLASS[s]], "data-testid": f"entry-side-{s}"},
+                           head, body))
+        return h("section", {"class": "entry", "data-testid": "entry", "aria-label": "Your own dice"},
+                 h("div", {"class": "spread"},
+                   h("h3", {"tabindex": "-1", "data-focus": "entry"}, "Your own dice: enter what each side rolled"),
+                   h("div", {"class": "row", "role": "radiogroup", "aria-label": "Enter"},
+                     button("Successes", "battle:entry-mode", "successes",
+                            cls=["btn small", mode == "successes" and "on"], role="radio",
+                            aria_checked="true" if mode == "successes" else "false"),
+                     button("Faces", "battle:entry-mode", "faces", cls=["btn small", mode == "faces" and "on"],
+                            role="radio", aria_checked="true" if mode == "faces" else "false"))),
+                 h("div", {"class": "entry-grid"}, sides),
+                 self._entry_preview(st, hits))
+
+    def _entry_preview(self, st, hits):
+        names = [a.name for a in st.armies]
+        if None in hits:
+            missing = [names[s] for s in (0, 1) if hits[s] is None]
+            return h("div", {"class": "row sticky-controls"},
+                     h("p", {"class": "muted small", "data-testid": "entry-preview"},
+                       f"Waiting for the dice of {' and '.join(missing)}."),
+                     button("Record the roll", "battle:record", cls="btn primary big", disabled=True))
+        margin = abs(hits[0] - hits[1])
+        winner = None if margin == 0 else (0 if hits[0] > hits[1] else 1)
+        spans = ai.casualty_ranges(st, st.bids, (hits[0], hits[1]))
+        general = st.armies[winner].general if winner is not None else None
+        tier = ai.victory_tier(margin, bool(general and general.skilled))
+        line = (f"{hits[0]}–{hits[1]}: drawn combat" if winner is None else
+                f"{hits[0]}–{hits[1]}: {ai.TIER_NAMES[tier].lower()} for {names[winner]} (margin {margin})")
+        ranges = []
+        app_rolls = []
+        for s in (0, 1):
+            span = spans[s]
+            if not span or span[0] == span[1]:
+                continue
+            chosen = self.entry["ranges"][s]
+            if chosen is None:
+                app_rolls.append(names[s])
+            ranges.append(h("div", {"class": "range-entry", "data-testid": f"range-{s}", "role": "radiogroup",
+                                    "aria-label": f"{names[s]}'s casualty roll, {span[0]} to {span[1]}"},
+                            h("span", {"class": "small"}, f"{names[s]} inflicts {span[0]}–{span[1]} (",
+                              rule_ref("AI-12", "battle"), "): "),
+                            [button(str(v), "battle:range", f"{s}.{v}", cls=["btn small", chosen == v and "on"],
+                                    role="radio", aria_checked="true" if chosen == v else "false",
+                                    aria_label=f"{names[s]} rolled {v}") for v in range(span[0], span[1] + 1)],
+                            button("The app rolls it", "battle:range", f"{s}.app",
+                                   cls=["btn small ghost", chosen is None and "on"], role="radio",
+                                   aria_checked="true" if chosen is None else "false")))
+        record = "Record the roll" + (f" (the app rolls the casualty range of {' and '.join(app_rolls)})"
+                                      if app_rolls else "")
+        return h("div", {"class": "entry-preview"},
+                 h("p", {"class": "pool-line", "data-testid": "entry-preview"}, line, " (",
+                   rule_ref("AI-8", "battle"), ")"),
+                 ranges,
+                 h("div", {"class": "row sticky-controls"},
+                   h("p", {"class": "muted small"}, "Check the entries: each is one tap to change until you record."),
+                   button(record, "battle:record", cls="btn primary big", data_focus="roll")))
 
     def _odds(self, st, odds):
         """AI-8: the exact chance of every tier for each side."""
@@ -502,44 +927,63 @@ class BattleView(ToolView):
                  h("caption", {}, "Exact odds before the roll (", rule_ref("AI-8", "battle"), ")"),
                  h("tbody", {}, rows))
 
+    def _week_side(self, st, w, s: int, target: int):
+        names = [a.name for a in st.armies]
+        cell = w.cells[s]
+        rng = w.ranges[s]
+        if w.dice is not None:
+            dice = [h("span", {"class": ["die", v >= target and "hit"],
+                               "aria-label": f"{v}{' success' if v >= target else ''}"}, str(v)) for v in w.dice[s]]
+            dice_box = h("div", {"class": "dice", "aria-label": f"Dice of {names[s]}"}, dice or
+                         h("span", {"class": "muted"}, "no dice"))
+        else:
+            dice_box = h("p", {"class": "muted small"}, f"{w.pools[s].dice} dice rolled at the table; "
+                                                        "the successes were entered")
+        incoming = w.rolled[1 - s]
+        if w.mitigated[s]:
+            how = "Delay" if w.maneuvers[s] == "block" else "Defend"
+            takes = (f"Takes {w.taken[s]} of {casualties(incoming)}: {how} cancels {w.mitigated[s]} (AI-15)")
+        else:
+            takes = f"Takes {casualties(w.taken[s])}"
+        if rng and rng[0] != rng[1]:
+            inflicts = f"Inflicts {rng[0]}–{rng[1]}: rolled {w.rolled[s]} (AI-12)"
+        elif rng:
+            inflicts = f"Inflicts {casualties(w.rolled[s])}"
+        elif not w.applied[s]:
+            inflicts = "Inflicts nothing: only the winner's row is applied (AI-10 variant)"
+        else:
+            inflicts = "Inflicts nothing"
+        return h("div", {"class": ["week-side", SIDE_CLASS[s]], "data-testid": f"week-side-{s}"},
+                 h("h3", {}, names[s], " — ", ai.MANEUVER_NAMES[w.maneuvers[s]]),
+                 dice_box,
+                 h("p", {"class": "successes", "data-testid": f"successes-{s}"},
+                   f"{w.successes[s]} success{'es' if w.successes[s] != 1 else ''}"),
+                 h("p", {"class": ["cell-read", not w.applied[s] and "not-applied"], "data-testid": f"cell-{s}"},
+                   "Reads: “", cell.text, "”",
+                   h("span", {"class": "muted"}, f" (as {ai.MANEUVER_NAMES[w.read_as[s]]})")
+                   if w.read_as[s] != w.maneuvers[s] else None,
+                   h("span", {"class": "muted"}, " — not applied") if not w.applied[s] else None),
+                 h("p", {"class": "muted small"}, with_rule_refs(cell.note, "battle")) if cell.note else None,
+                 h("p", {"class": "small", "data-testid": f"inflicts-{s}"}, with_rule_refs(inflicts, "battle")),
+                 h("p", {"class": "small", "data-testid": f"takes-{s}"}, with_rule_refs(takes, "battle"),
+                   "; destroyed: " + ", ".join(w.lost[s]) if w.lost[s] else ""))
+
     def _last_week(self, st):
         if not st.weeks:
             return None
         w = st.weeks[-1]
-        names = [a.name for a in st.armies]
         die, target = ai.success_setting(st.settings)
-        sides = []
-        for s in (0, 1):
-            cell = w.cells[s]
-            dice = [h("span", {"class": ["die", v >= target and "hit"],
-                               "aria-label": f"{v}{' success' if v >= target else ''}"}, str(v)) for v in w.dice[s]]
-            rng = w.ranges[s]
-            sides.append(h("div", {"class": ["week-side", SIDE_CLASS[s]], "data-testid": f"week-side-{s}"},
-                           h("h3", {}, names[s], " — ", ai.MANEUVER_NAMES[w.maneuvers[s]]),
-                           h("div", {"class": "dice", "aria-label": f"Dice of {names[s]}"}, dice or
-                             h("span", {"class": "muted"}, "no dice")),
-                           h("p", {"class": "successes", "data-testid": f"successes-{s}"},
-                             f"{w.successes[s]} success{'es' if w.successes[s] != 1 else ''}"),
-                           h("p", {"class": "cell-read", "data-testid": f"cell-{s}"}, "Reads: “", cell.text, "”",
-                             h("span", {"class": "muted"}, f" (as {ai.MANEUVER_NAMES[w.read_as[s]]})")
-                             if w.read_as[s] != w.maneuvers[s] else None),
-                           h("p", {"class": "muted small"}, with_rule_refs(cell.note, "battle")) if cell.note else None,
-                           h("p", {"class": "small", "data-testid": f"inflicts-{s}"},
-                             f"Inflicts {rng[0]}–{rng[1]}: rolled {w.rolled[s]} (AI-12)" if rng and rng[0] != rng[1]
-                             else f"Inflicts {w.rolled[s]}" if rng else "Inflicts nothing"),
-                           h("p", {"class": "small", "data-testid": f"takes-{s}"},
-                             f"Takes {w.taken[s]} casualt{'y' if w.taken[s] == 1 else 'ies'}",
-                             f" ({w.mitigated[s]} mitigated, AI-15)" if w.mitigated[s] and w.rolled[1 - s] else "",
-                             "; destroyed: " + ", ".join(w.lost[s]) if w.lost[s] else "")))
         highlight = ((0, w.read_as[0], w.maneuvers[1]), (1, w.read_as[1], w.maneuvers[0]))
         return h("section", {"class": "panel week-result", "data-testid": "week-result", "data-tier": w.tier,
                              "data-margin": str(w.margin), "data-winner": "" if w.winner is None else str(w.winner)},
-                 h("h2", {"data-testid": "headline"}, w.headline),
+                 h("h2", {"data-testid": "headline", "tabindex": "-1", "data-focus": "result"}, w.headline),
                  h("p", {"class": "tier-line"}, h("strong", {}, ai.TIER_NAMES[w.tier]), f" — margin {w.margin} (",
                    rule_ref("AI-8", "battle"), ")"),
-                 h("div", {"class": "revealed-grid"}, sides),
+                 h("div", {"class": "revealed-grid"}, [self._week_side(st, w, s, target) for s in (0, 1)]),
                  [h("p", {"class": "muted small note"}, with_rule_refs(n, "battle")) for n in w.notes
-                  if not n.startswith("AI-11")],  # said beside each side's cell
+                  if not n.startswith("AI-11") and not n.startswith("AI-15:")],  # said beside each side
+                 h("p", {"class": "note small", "data-testid": "ended"}, with_rule_refs(w.ended, "battle"))
+                 if w.ended else None,
                  h("p", {"class": "muted small"}, with_rule_refs("Casualties land on the line unit first (HR-AI-2); a "
                                                                  "unit without armour or size falls to one (HR-AI-1).",
                                                                  "battle")) if any(w.taken) else None,
@@ -547,48 +991,70 @@ class BattleView(ToolView):
 
     def _checklist(self, st):
         done = set(st.phases_done)
+        if self.spectator:
+            items = [h("li", {"data-key": f"ph{i}", "class": ["phase-done" if i in done else "phase-open"]},
+                       h("span", {"class": "tick", "aria-hidden": "true"}, "✓" if i in done else "·"), " ", label,
+                       h("span", {"class": "visually-hidden"}, " (done)" if i in done else " (not done)"))
+                     for i, label in enumerate(TURN_PHASES)]
+        else:
+            items = [h("li", {"data-key": f"ph{i}"},
+                       button([h("span", {"class": "tick", "aria-hidden": "true"}, "✓" if i in done else ""), label],
+                              "battle:phase", str(i), cls=["btn phase", i in done and "done"],
+                              aria_pressed="true" if i in done else "false"))
+                     for i, label in enumerate(TURN_PHASES)]
         return h("section", {"class": "panel checklist", "aria-label": "Campaign turn"},
                  h("h2", {}, "Campaign turn (", rule_ref("AI-18", "battle"), ")"),
-                 h("ol", {"class": "phase-list"},
-                   [h("li", {"data-key": f"ph{i}"},
-                      button([h("span", {"class": "tick", "aria-hidden": "true"}, "✓" if i in done else ""), label],
-                             "battle:phase", str(i), cls=["btn phase", i in done and "done"],
-                             aria_pressed="true" if i in done else "false"))
-                    for i, label in enumerate(TURN_PHASES)]))
+                 h("ol", {"class": "phase-list"}, items))
 
     def _log(self, st):
-        if not st.weeks:
+        if not st.weeks and not st.changes:
             return None
-        items = []
-        for w in reversed(st.weeks):
-            names = [a.name for a in st.armies]
+        names = [a.name for a in st.armies]
+        entries = []
+        for w in st.weeks:
             bids = "; ".join(f"{names[s]} {ai.MANEUVER_NAMES[w.maneuvers[s]]}"
                              + (f" ({', '.join(ai.STRATAGEM_BY_KEY[k].name for k in w.stratagems[s])})"
                                 if w.stratagems[s] else "") for s in (0, 1))
             lost = "; ".join(f"{names[s]} lost {', '.join(w.lost[s])}" for s in (0, 1) if w.lost[s])
-            items.append(h("li", {"data-key": f"w{w.week}"},
-                           h("strong", {}, w.headline), h("br", {}), bids,
-                           f" · dice {w.pools[0].dice} v {w.pools[1].dice}; casualties {w.taken[0]} / {w.taken[1]}",
-                           h("br", {}) if lost else None, lost, h("br", {}) if w.ended else None,
-                           with_rule_refs(w.ended, "battle") if w.ended else None))
-        return h("section", {"class": "panel log", "aria-label": "Battle log"},
-                 h("h2", {}, "Battle log"), h("ol", {"class": "log-list", "reversed": True}, items))
+            kept = [n for n in w.notes if n.startswith(("AI-19", "HR-AI-3", "AI-10"))]
+            entries.append((w.week, 1, h("li", {"data-key": f"w{w.week}"},
+                                         h("strong", {}, w.headline), h("br", {}), bids,
+                                         f" · dice {w.pools[0].dice} v {w.pools[1].dice}; casualties taken "
+                                         f"{w.taken[0]} / {w.taken[1]}",
+                                         h("br", {}) if lost else None, lost,
+                                         [[h("br", {}), with_rule_refs(n, "battle")] for n in kept],
+                                         h("br", {}) if w.ended else None,
+                                         with_rule_refs(w.ended, "battle") if w.ended else None)))
+        for i, (week, text) in enumerate(st.changes):
+            entries.append((week, 0, h("li", {"data-key": f"c{i}", "class": "log-change"},
+                                       h("strong", {}, f"Week {week}, before the bids: "),
+                                       with_rule_refs(text, "battle"))))
+        entries.sort(key=lambda e: (e[0], e[1]))
+        return h("section", {"class": "panel log", "aria-label": "Battle log", "data-testid": "log"},
+                 h("h2", {}, "Battle log"),
+                 h("p", {"class": "muted small"}, with_rule_refs(ai.OLD_RULINGS_NOTE, "battle"))
+                 if st.old_rulings else None,
+                 h("ol", {"class": "log-list", "reversed": True}, [e[2] for e in reversed(entries)]))
 
     def _rules_in_play(self, st):
         settings = st.settings
         house = settings.get("house_tables") or {}
         edited = sum(len(cols) for rows in house.values() for cols in rows.values())
-        return h("details", {"class": "panel rules-in-play"},
+        return h("details", {"class": "panel rules-in-play", "data-testid": "rules-in-play"},
                  h("summary", {}, "Rules in play"),
                  h("ul", {},
-                   h("li", {}, h("span", {"class": "rule-id"}, "AI-6"), " ", h("span", {"class": "badge variant"},
-                                                                                 "Variant"), " ",
-                     ai.VARIANTS[0].describe(settings["success"])),
+                   h("li", {"class": "old-rulings"}, h("span", {"class": "badge note"}, "Earlier version"), " ",
+                     with_rule_refs(ai.OLD_RULINGS_NOTE, "battle")) if st.old_rulings else None,
+                   [h("li", {"data-setting": key}, rule_ref(ai.VARIANT_BY_KEY[key].rule_id, "battle"), " ",
+                      h("span", {"class": ["badge", "house" if key == "dice" else "variant"]},
+                        "House rule" if key == "dice" else "Variant"), " ",
+                      ai.VARIANT_BY_KEY[key].label, ": ", ai.VARIANT_BY_KEY[key].describe(settings[key]))
+                    for key in SETTING_KEYS],
                    h("li", {}, rule_ref("AI-11", "battle"), " ",
                      f"{edited} house table cell{'s' if edited != 1 else ''}" if edited else
                      "No house tables: Major, Crushing and Legendary read the Minor victory table."),
                    [h("li", {}, rule_ref(rid, "battle"), " ", h("span", {"class": "badge house"}, "House rule"), " ",
-                      text) for rid, text in ai.HOUSE_RULES.items()],
+                      text) for rid, text in ai.HOUSE_RULES.items() if rid != "HR-AI-7"],
                    h("li", {}, h("span", {"class": "badge ruling"}, "Rulings"), " ",
                      [[rule_ref(rid, "battle"), " "] for rid in ai.RULINGS]),
                    h("li", {}, button("Print the result matrices", "battle:print", cls="btn small"))))
@@ -600,14 +1066,29 @@ class BattleView(ToolView):
         st = self.session.state
         name = action.split(":", 1)[1] if ":" in action else action
         armies = self.draft["armies"]
+        moves = ("show", "hide", "declare", "reveal", "counter", "roll", "record", "leave", "phase", "unit-save",
+                 "unit-new", "unit-edit", "unit-cancel", "pick", "strat", "hits", "face", "unface", "clear", "range",
+                 "entry-mode")
+        if st is not None and self.spectator and name in moves:
+            return  # a spectator's copy takes no move (its board offers none)
+        if name in ("roll", "record"):
+            self.app.focus_to("result", "over", *self.NEXT)
+        elif name in ("declare", "reveal", "hide", "counter", "leave", "unit-save", "unit-cancel"):
+            self.app.focus_to(*self.NEXT)
         if name == "example":
             self.draft = ai.example_setup()
             self.setup_error = None
             self._save_draft()
         elif name == "add-jibril" and arg is not None:
             a = int(arg)
-            number = sum(1 for u in armies[a]["units"] if u.get("name", "").startswith("Jibril")) + 1
+            number = sum(1 for u in armies[a]["units"] if is_jibril(u)) + 1
             armies[a]["units"].append(ai.jibril_division(f"Jibril Armoured Infantry Division {number}"))
+            self._save_draft()
+        elif name in ("jibril-armour", "jibril-size") and arg is not None:
+            key = name.split("-", 1)[1]
+            for unit in armies[int(arg)]["units"]:
+                if is_jibril(unit) and not unit.get("armour") and not unit.get("size"):
+                    unit[key] = JIBRIL_TOUGHNESS
             self._save_draft()
         elif name == "add-unit" and arg is not None:
             a = int(arg)
@@ -636,6 +1117,7 @@ class BattleView(ToolView):
                 self.edit_cell = (own, other)
                 self.cell_text = ai.result_cell(self.rules, self.edit_tier, own, other).text
                 self.cell_error = None
+                self.app.focus_to("cell-text")
         elif name == "cell-save" and self.edit_cell:
             self._save_cell(self.cell_text)
         elif name == "cell-reset" and self.edit_cell:
@@ -647,18 +1129,21 @@ class BattleView(ToolView):
             self.cell_text = ai.result_cell(self.rules, self.edit_tier, own, other).text
             self.cell_error = None
             self._save_draft()
-        elif name == "cell-close":
+        elif name == "cell-close" and self.edit_cell:
+            own, other = self.edit_cell
             self.edit_cell, self.cell_error = None, None
+            self.app.focus_to(f"cell-{own}.{other}")
         elif name == "show" and arg is not None and st is not None:
             if not self.guard.may_open(event):
                 return  # the second tap of a double tap on the previous screen
             self.shown = int(arg)
-            self.pick = {"maneuver": None, "stratagems": []}
+            self.pick = {"maneuver": None, "stratagems": [], "rearguard": None}
             self.notice = None
+            self.app.focus_to("bid")
         elif name == "hide":
             self._reset_view()
         elif name == "pick" and arg in ai.MANEUVERS:
-            self.pick = {"maneuver": arg, "stratagems": []}
+            self.pick = {"maneuver": arg, "stratagems": [], "rearguard": self.pick.get("rearguard")}
         elif name == "strat" and arg:
             picked = self.pick.setdefault("stratagems", [])
             if arg in picked:
@@ -666,8 +1151,11 @@ class BattleView(ToolView):
             else:
                 picked.append(arg)
         elif name == "declare" and st is not None and self.shown is not None and self.pick.get("maneuver"):
-            refusal = self.session.try_act({"type": "bid", "side": self.shown, "maneuver": self.pick["maneuver"],
-                                            "stratagems": list(self.pick.get("stratagems", []))})
+            bid = {"type": "bid", "side": self.shown, "maneuver": self.pick["maneuver"],
+                   "stratagems": list(self.pick.get("stratagems", []))}
+            if bid["maneuver"] == "withdraw" and self.pick.get("rearguard") is not None:
+                bid["rearguard"] = self.pick["rearguard"]
+            refusal = self.session.try_act(bid)
             if refusal:
                 self.notice = refusal
         elif name == "reveal":
@@ -676,13 +1164,60 @@ class BattleView(ToolView):
             self.session.act({"type": "counter_attack", "side": int(arg)})
         elif name == "roll":
             self.session.act({"type": "roll"})
+        elif name == "entry-mode" and arg in ("successes", "faces"):
+            self.entry_mode = arg
+            self.entry["mode"] = arg
+        elif name == "hits" and arg:
+            s, k = (int(x) for x in arg.split("."))
+            self.entry["hits"][s] = k
+            self.entry["ranges"] = [None, None]  # the cells may change with the margin
+        elif name == "face" and arg and st is not None and st.phase == "revealed":
+            s, v = (int(x) for x in arg.split("."))
+            pools, _ = self._entry_rolls(st)
+            if len(self.entry["faces"][s]) < pools[s].dice:
+                self.entry["faces"][s].append(v)
+                self.entry["ranges"] = [None, None]
+        elif name == "unface" and arg:
+            s, i = (int(x) for x in arg.split("."))
+            if i < len(self.entry["faces"][s]):
+                del self.entry["faces"][s][i]
+                self.entry["ranges"] = [None, None]
+        elif name == "clear" and arg is not None:
+            self.entry["faces"][int(arg)] = []
+            self.entry["ranges"] = [None, None]
+        elif name == "range" and arg:
+            s, _, v = arg.partition(".")
+            self.entry["ranges"][int(s)] = None if v == "app" else int(v)
+        elif name == "record" and st is not None and st.phase == "revealed":
+            self._record(st)
         elif name == "leave" and arg is not None:
             self.session.act({"type": "leave", "side": int(arg)})
         elif name == "phase" and arg is not None:
             self.session.act({"type": "phase", "index": int(arg)})
+        elif name == "unit-new" and arg is not None and st is not None:
+            s = int(arg)
+            self.unit_form = {"side": s, "index": None, "error": None,
+                              "unit": blank_unit(len(st.armies[s].units) + 1)}
+            self.app.focus_to("unit-form")
+        elif name == "unit-edit" and arg and st is not None:
+            s, i = (int(x) for x in arg.split("."))
+            self.unit_form = {"side": s, "index": i, "error": None, "unit": st.armies[s].units[i].as_json()}
+            self.app.focus_to("unit-form")
+        elif name == "unit-cancel":
+            self.unit_form = None
+        elif name == "unit-save" and self.unit_form is not None:
+            form = self.unit_form
+            action_ = ({"type": "join", "side": form["side"], "unit": form["unit"]} if form["index"] is None else
+                       {"type": "correct", "side": form["side"], "index": form["index"], "unit": form["unit"]})
+            refusal = self.session.try_act(action_)
+            if refusal:
+                form["error"] = refusal
         elif name == "rematch" and self.session.game is not None:
-            self.draft = copy.deepcopy(dict(self.session.game.setup))
-            self.rules = copy.deepcopy(dict(self.session.game.rules))
+            setup = copy.deepcopy(games.thaw(self.session.game.setup))
+            for flag in ("spectator", "old_rulings"):
+                setup.pop(flag, None)  # a new battle is neither a copy nor an old game
+            self.draft = setup
+            self.rules = repair_rules(games.thaw(self.session.game.rules), [])
             self._save_draft()
             self.session.close()
         elif name == "print":
@@ -692,6 +1227,22 @@ class BattleView(ToolView):
             if panel is not None:
                 panel.open = True
             window.print()
+
+    def _record(self, st) -> None:
+        """Issue 18: the table's own dice, entered, become the roll's recorded facts."""
+        pools, hits = self._entry_rolls(st)
+        if None in hits:
+            return
+        action = {"type": "roll"}
+        if self.entry["mode"] == "faces":
+            action["dice"] = [list(self.entry["faces"][0]), list(self.entry["faces"][1])]
+        else:
+            action["successes"] = list(hits)
+        spans = ai.casualty_ranges(st, st.bids, (hits[0], hits[1]))
+        ranges = [self.entry["ranges"][s] if spans[s] and spans[s][0] != spans[s][1] else None for s in (0, 1)]
+        if ranges != [None, None]:
+            action["ranges"] = ranges
+        self.session.act(action)
 
     def _save_cell(self, text: str) -> None:
         own, other = self.edit_cell
@@ -721,11 +1272,17 @@ class BattleView(ToolView):
         if name == "cell-text":
             self.cell_text = value  # kept on every keystroke: a tap on "Use" reads it (Safari focus)
             return False
-        if name == "rules:success":
-            if value in {c for c, _ in ai.VARIANTS[0].choices}:
-                self.rules["success"] = value
+        if name.startswith("rules:"):
+            key = name[6:]
+            if key in SETTING_KEYS and value in {c for c, _ in ai.VARIANT_BY_KEY[key].choices}:
+                self.rules[key] = value
                 self._save_draft()
             return True
+        if name == "bid:rearguard":
+            self.pick["rearguard"] = int(value) if value.isdigit() else None
+            return True
+        if name.startswith("uform"):
+            return self._unit_form_field(name, value)
         armies = self.draft["armies"]
         try:
             if name.startswith("trait:"):
@@ -752,7 +1309,7 @@ class BattleView(ToolView):
                     army["general"]["traits"] = ["observer"] if value else []
                 self._save_draft()
                 return True
-        except (IndexError, KeyError, ValueError, TypeError):
+        except (IndexError, KeyError, ValueError, TypeError, AttributeError):
             return True  # a control of a row just removed: redraw
         if not name.startswith("setup:"):
             return False
@@ -763,15 +1320,35 @@ class BattleView(ToolView):
                 target = target[int(part)] if part.isdigit() else target[part]
         except (IndexError, KeyError, TypeError):
             return True
+        if not isinstance(target, dict):
+            return True
         last = path[-1]
         new = _int(value) if last in ("attack", "defense", "mobility", "armour", "size", "vanguard",
                                       "rearguard") else value
-        try:
-            if target[last] == new:
-                return False  # the "change" after "input": already kept and drawn (see seed above)
-        except (KeyError, IndexError, TypeError):
-            pass
+        if target.get(last) == new:
+            return False  # the "change" after "input": already kept and drawn (see seed above)
         target[last] = new
         self.setup_error = None
         self._save_draft()
         return True  # drawn at once (names too: the focused field keeps its caret), so "change" has nothing left
+
+    def _unit_form_field(self, name: str, value: str) -> bool:
+        form = self.unit_form
+        if form is None:
+            return False
+        unit = form["unit"]
+        if name.startswith("uform-trait:"):
+            trait = name.split(":", 1)[1]
+            traits = [t for t in unit.get("traits", []) if t != trait]
+            if value:
+                traits.append(trait)
+            unit["traits"] = [t for t in ai.TRAITS if t in traits]
+            return True
+        key = name.split(":", 1)[1]
+        if key == "name":
+            unit["name"] = value
+            return False  # the text field keeps what is typed; the save reads it
+        if key in STATS:
+            unit[key] = _int(value)
+        form["error"] = None
+        return True

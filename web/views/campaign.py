@@ -1,11 +1,14 @@
-"""The campaign table (Campaign with a poker-hand treaty, CMP-1 … CMP-10).
+"""The campaign table (Campaign with a poker-hand treaty, CMP-1 … CMP-12).
 
-Two screens: the setup (two players, or one against the dummy) and the table:
-both players' card counts and face-up stakes, the pool, the battle to record,
-the spoils to take, the exhaustion roll, the hidden hands behind the
-pass-the-tablet curtain, the negotiating table and the log. Every rule decision
-comes from :mod:`engine.campaign`; this module only draws the state and turns
-taps into actions.
+Two screens: the setup (two players, or one against the dummy; the app's deck and
+dice or the players' own) and the table: both players' card counts and face-up
+stakes, the pool, the battle to record, the spoils to take, the exhaustion roll,
+the hidden hands behind the pass-the-tablet curtain, the negotiating table and the
+log. With the players' own deck (issue 18) the hands stay in their hands and the
+table enters what is revealed with the shared 52-card picker: the pool, each stake,
+each new pool card, the dice, the hands laid down at the table. A pick is a draft
+until it is recorded (one tap takes it back). Every rule decision comes from
+:mod:`engine.campaign`; this module only draws the state and turns taps into actions.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from engine.poker import best_hand
 from web import platform
 from web.dom import button, h
 from web.session import Session
-from web.views.cards import card_back, card_button, card_view
+from web.views.cards import card_back, card_button, card_picker, card_view
 from web.views.tool import ToolView
 from web.views.curtain import CurtainGuard, curtain
 from web.views.rulebits import rule_ref, with_rule_refs
@@ -44,6 +47,32 @@ def percent(chance) -> str:
     return f"{value:.1f}%"
 
 
+def cmp_label(token: str) -> str:
+    """A card token as the table shows it: "10♦"."""
+    return Card.parse(token).label
+
+
+def spectator_status(st) -> str:
+    """What a spectator's copy can truly say about the table (it takes no move, issue 21)."""
+    if st.phase == "over":
+        return st.result
+    if st.phase == "spoils" and st.pending is not None:
+        return f"Battle {st.battle}: {st.name(st.pending[0])} won; the spoils are being chosen (CMP-4)"
+    if st.phase == "exhaustion":
+        return f"Battle {st.fought} fought: the exhaustion roll comes next (CMP-6)"
+    if st.phase == "exhausted":
+        if st.laid:
+            return f"At the negotiating table: {st.name(0)} has laid down; {st.name(1)} is next (CMP-7)"
+        return "Both sides are exhausted: the negotiating table comes next (CMP-7)"
+    if st.phase == "deal":
+        return "The cards are being dealt; the pool comes next (CMP-1)"
+    if st.phase == "stakes":
+        return f"Battle {st.battle}: the stakes are being turned up (CMP-2)"
+    if st.phase == "refill":
+        return f"Battle {st.battle}: a new pool card is being drawn (CMP-4)"
+    return f"Battle {st.battle}: the stakes are out and the battle is fought on the tabletop (CMP-3)"
+
+
 class CampaignView(ToolView):
     route = "campaign"
 
@@ -51,6 +80,7 @@ class CampaignView(ToolView):
         self.app = app
         self.session = Session(app, "campaign", "Campaign", on_change=self._reset_view, namer=game_name)
         self.mode = "two"  # "two" players or "solo" against the dummy
+        self.deck = "app"  # "app": the app's deck and dice; "table": the players' own (issue 18)
         self.names = ["", ""]
         self.seed_text = ""
         self.setup_error: str | None = None
@@ -60,6 +90,10 @@ class CampaignView(ToolView):
         self.notice: str | None = None  # why the last tap was refused
         self.guard = CurtainGuard(self._now)
         self._odds: dict = {}
+        # Own deck: the cards picked for the entry on the table (a draft until recorded).
+        self.entry: list[str] = []
+        self.entry_drawn: list[str] = []
+        self.dice: list[int | None] = [None, None]
 
     @staticmethod
     def _now() -> float:
@@ -71,6 +105,8 @@ class CampaignView(ToolView):
         if isinstance(data, dict):
             if data.get("mode") in ("two", "solo"):
                 self.mode = data["mode"]
+            if data.get("deck") in cmp.DECKS:
+                self.deck = data["deck"]
             names = data.get("names")
             if isinstance(names, list) and len(names) == 2 and all(isinstance(n, str) for n in names):
                 self.names = [n[:40] for n in names]
@@ -82,9 +118,12 @@ class CampaignView(ToolView):
         self.pick = None
         self.troops_text = ""
         self.notice = None
+        self.entry = []
+        self.entry_drawn = []
+        self.dice = [None, None]
 
     def _save_draft(self) -> None:
-        self.keep_json(DRAFT_KEY, {"mode": self.mode, "names": self.names})
+        self.keep_json(DRAFT_KEY, {"mode": self.mode, "names": self.names, "deck": self.deck})
 
     # ------------------------------------------------------------ rendering
     def render(self):
@@ -98,6 +137,9 @@ class CampaignView(ToolView):
         solo = self.mode == "solo"
         modes = (("two", "Two players", "each with a hidden hand; pass the tablet to look at it"),
                  ("solo", "Solo against the dummy", "the dummy's cards stay hidden until the table (CMP-9)"))
+        decks = (("app", "The app's deck and dice", "it deals, keeps the hands behind the curtain and rolls"),
+                 ("table", "Our own deck and dice", "the hands stay in your hands; you enter the pool, each stake, "
+                                                    "the new pool cards and the dice as they are revealed"))
         return h("div", {"class": "setup campaign-setup", "data-testid": "setup"},
                  h("section", {"class": "panel", "aria-label": "New campaign"},
                    h("h2", {}, "New campaign"),
@@ -110,6 +152,12 @@ class CampaignView(ToolView):
                         h("input", {"type": "radio", "name": "campaign-mode", "value": mode,
                                     "data-field": "campaign:mode", "checked": self.mode == mode}),
                         h("span", {}, h("strong", {}, title), " — ", text)) for mode, title, text in modes]),
+                   h("fieldset", {"class": "deck-mode", "data-testid": "deck-choice"},
+                     h("legend", {}, "Cards and dice"),
+                     [h("label", {"class": "radio"},
+                        h("input", {"type": "radio", "name": "campaign-deck", "value": deck,
+                                    "data-field": "campaign:deck", "checked": self.deck == deck}),
+                        h("span", {}, h("strong", {}, title), " — ", text)) for deck, title, text in decks]),
                    h("div", {"class": "options-grid"},
                      self._name_input(0, "Player 1 name", "Player 1"),
                      self._name_input(1, "The dummy's name" if solo else "Player 2 name",
@@ -132,19 +180,22 @@ class CampaignView(ToolView):
 
     # ---------------- table
     def render_table(self, st):
-        hands = None if st.public or st.phase == "over" else self._hands(st)
+        watching = self.spectator or st.public
+        hands = None if watching or st.phase == "over" else (self._own_hands(st) if st.table_deck
+                                                              else self._hands(st))
         if hands is None:
             self.guard.drawn(None)
+        status = spectator_status(st) if watching else cmp.status(st)
         return h("div", {"class": ["table campaign-table", f"phase-{st.phase}"], "data-testid": "table",
                          "data-phase": st.phase},
                  h("p", {"class": "status", "role": "status", "data-testid": "status"},
-                   with_rule_refs(cmp.status(st), "campaign")),
+                   with_rule_refs(status, "campaign")),
                  h("div", {"class": "campaign-board"},
                    self._player_panel(st, 0), self._centre(st), self._player_panel(st, 1)),
                  h("p", {"class": "msg-error refusal", "role": "alert", "data-testid": "refusal"},
-                   with_rule_refs(self.notice, "campaign")) if self.notice else None,
-                 h("div", {"class": ["campaign-play", hands is not None and "with-hands"]},
-                   self._spectator_note(st) if st.public and st.phase != "over" else self._action_area(st),
+                   with_rule_refs(self.notice, "campaign")) if self.notice and not watching else None,
+                 h("div", {"class": ["campaign-play", hands is not None and not st.table_deck and "with-hands"]},
+                   self._spectator_note(st) if watching and st.phase != "over" else self._action_area(st),
                    hands),
                  self._log(st),
                  self._rules_in_play())
@@ -171,7 +222,7 @@ class CampaignView(ToolView):
 
     def _centre(self, st):
         pool = [h("li", {"data-key": str(c)}, card_view(c, label=f"Pool: {c.name}")) for c in st.pool]
-        deck = len(st.deck) if not st.public else None
+        deck = cmp.deck_left(st) if not st.public or st.table_deck else None
         meta = [f"Battle {st.battle}", f"{st.fought} fought"]
         if deck is not None:
             meta.append(f"deck {deck}")
@@ -181,13 +232,22 @@ class CampaignView(ToolView):
                    h("strong", {}, "Pool"), " (", rule_ref("CMP-4", "campaign"), ") · ", " · ".join(meta)))
 
     def _spectator_note(self, st):
-        return h("section", {"class": "panel result", "data-testid": "spectator"},
-                 h("h2", {}, "Spectator view"),
-                 h("p", {}, "Public information only: the pool, the stakes, card counts and the log. The hands "
-                            "stay on the players' tablet."))
+        """A spectator's copy shows the table as it was when the link was shared: what comes
+        next, in words that are true there (no move is offered, issue 21)."""
+        last_roll = st.rolls[-1] if st.rolls and st.rolls[-1].battles == st.fought else None
+        return h("section", {"class": "panel result spectator-note", "data-testid": "spectator"},
+                 self._dice(last_roll) if last_roll is not None and st.phase in ("battle", "exhausted") else None,
+                 h("h2", {}, "What the table can see"),
+                 h("p", {}, "The pool, the stakes, each player's card count and the log: every card that was "
+                            "face up. The hands and the deck are not in this copy, and nothing here can be "
+                            "played."),
+                 h("p", {"class": "muted"}, "It shows the table as it was when the link was shared; a newer "
+                                            "link shows what happened since."))
 
     # ---------------- what the table does now
     def _action_area(self, st):
+        if st.phase in ("deal", "stakes", "refill") or (st.table_deck and st.phase == "exhausted"):
+            return self._entry(st)
         if st.phase == "battle":
             return self._record(st)
         if st.phase == "spoils":
@@ -195,15 +255,167 @@ class CampaignView(ToolView):
         if st.phase == "exhaustion":
             return self._exhaustion(st)
         if st.phase == "exhausted":
+            last_roll = st.rolls[-1] if st.rolls and st.rolls[-1].battles == st.fought else None
+            certain = None
+            if last_roll is None:  # CMP-6: after battle 8 the roll cannot fail, so it is not rolled
+                certain = h("p", {"class": "odds-line", "data-testid": "no-roll"},
+                            f"No exhaustion roll after battle {st.fought}: it cannot fail — even a 1 on the lower "
+                            f"die makes 1 + {st.fought} = {1 + st.fought}, 9 or more (",
+                            rule_ref("CMP-6", "campaign"), ").")
             return h("section", {"class": "panel campaign-action", "data-testid": "exhausted"},
-                     self._dice(st.rolls[-1]) if st.rolls else None,
+                     self._dice(last_roll) if last_roll else certain,
                      h("h2", {}, "Both sides are exhausted"),
                      h("p", {}, "Each side makes its best five-card poker hand from all its own cards; a side with "
                                 "fewer than five draws up to five (", rule_ref("CMP-7", "campaign"), ")",
                        [", and the dummy draws one card more (", rule_ref("CMP-9", "campaign"), ")"]
                        if st.dummy else "", "."),
-                     button("To the negotiating table", "campaign:negotiate", cls="btn primary big"))
+                     button("To the negotiating table", "campaign:negotiate", cls="btn primary big",
+                            data_focus="negotiate"))
         return self._over(st)
+
+    # ---------------- own deck (issue 18): entering what the table revealed
+    def _entry_target(self, st):
+        """What the next picked card is (``(what, player, chosen)`` for
+        :func:`engine.campaign.entry_problem`), or None when the entry is complete."""
+        if st.phase == "deal":
+            return ("pool", 0, self.entry) if len(self.entry) < cmp.POOL_SIZE else None
+        if st.phase == "stakes":
+            slot = len(self.entry)
+            return ("stake", slot, self.entry) if slot < 2 else None
+        if st.phase == "refill":
+            return ("refill", 0, self.entry) if not self.entry else None
+        p = len(st.laid)
+        if len(self.entry) < st.counts[p] - len(st.known[p]):
+            return ("hand", p, self.entry + [str(c) for c in st.known[p]] + self.entry_drawn)
+        if len(self.entry_drawn) < cmp.table_draws(st, p):
+            return ("drawn", p, self.entry + [str(c) for c in st.known[p]] + self.entry_drawn)
+        return None
+
+    def _entry_action(self, st) -> dict | None:
+        """The action the entry makes, once it is complete."""
+        if self._entry_target(st) is not None:
+            return None
+        if st.phase == "deal":
+            return {"type": "deal", "pool": list(self.entry)}
+        if st.phase == "stakes":
+            return {"type": "stakes", "stakes": list(self.entry)}
+        if st.phase == "refill":
+            return {"type": "refill", "card": self.entry[0]}
+        p = len(st.laid)
+        return {"type": "lay", "player": p, "hand": [str(c) for c in st.known[p]] + list(self.entry),
+                "drawn": list(self.entry_drawn)}
+
+    def _entry(self, st):
+        """CMP-1/CMP-2/CMP-4/CMP-7 with the players' own deck: the shared 52-card picker."""
+        target = self._entry_target(st)
+        chosen = set(self.entry) | set(self.entry_drawn)
+        known = set()
+        if st.phase == "stakes":
+            names = [st.name(0), st.name(1)]
+            title = f"Battle {st.battle}: tap {names[0]}'s stake, then {names[1]}'s"
+            how = [f"The dummy's stake is dealt at random from its face-down cards (", rule_ref("CMP-9", "campaign"),
+                   ")."] if st.dummy else None
+            slots = [(f"{names[i]}'s stake", self.entry[i] if i < len(self.entry) else None) for i in (0, 1)]
+            verb = "Record the stakes"
+        elif st.phase == "deal":
+            title = "The pool as dealt: tap its four cards, left to right"
+            how = None
+            slots = [(f"Pool card {i + 1}", self.entry[i] if i < len(self.entry) else None) for i in range(4)]
+            verb = "Record the pool"
+        elif st.phase == "refill":
+            title = f"Battle {st.battle}: tap the new pool card drawn from the deck"
+            how = None
+            slots = [("New pool card", self.entry[0] if self.entry else None)]
+            verb = "Put it in the pool"
+        else:
+            p = len(st.laid)
+            known = {str(c) for c in st.known[p]}
+            draws = cmp.table_draws(st, p)
+            name = st.name(p)
+            title = f"At the negotiating table: {name}'s cards"
+            how = [f"{name} lays down all {st.counts[p]} cards" + (f" and draws {draws} from the deck" if draws else ""),
+                   " (", rule_ref("CMP-7", "campaign"), [", ", rule_ref("CMP-9", "campaign")]
+                   if st.dummy and p == 1 else "", "). Tap each card laid down",
+                   ", then each card drawn" if draws else "",
+                   "; the cards seen in this hand are marked already." if known else "."]
+            laid = [str(c) for c in st.known[p]] + list(self.entry)
+            slots = [(f"{name}'s cards: {len(laid)} of {st.counts[p]}", " ".join(laid) or None)]
+            if draws:
+                slots.append((f"Drawn at the table: {len(self.entry_drawn)} of {draws}",
+                              " ".join(self.entry_drawn) or None))
+            verb = f"Lay down {name}'s cards"
+        action = self._entry_action(st)
+
+        def states(card):
+            token = str(card)
+            if token in chosen or token in known:
+                return ("selected", "drawn" if token in self.entry_drawn else "")
+            if target is None:
+                return ()  # the entry is complete: nothing more to pick (a tap says so)
+            return () if cmp.entry_problem(st, target[0], card, target[1], target[2]) is None else ("blocked",)
+
+        def label(card):
+            token = str(card)
+            if token in known:
+                return f"{card.name}: seen in this hand"
+            if token in chosen:
+                return f"{card.name}: entered, tap to take it back"
+            return card.name
+
+        slot_tiles = [h("li", {"class": ["entry-slot", value is None and "empty"]},
+                        h("span", {"class": "small"}, what),
+                        h("strong", {}, " ".join(cmp_label(t) for t in value.split()) if value else "—"))
+                      for what, value in slots]
+        return h("section", {"class": "panel campaign-action entry", "data-testid": "entry", "tabindex": "-1",
+                             "data-focus": "picker", "aria-labelledby": "campaign-entry-title"},
+                 self._last_battle(st) if st.phase == "stakes" else None,
+                 self._dice(st.rolls[-1]) if st.phase == "stakes" and st.rolls and st.rolls[-1].battles == st.fought
+                 else None,
+                 h("h2", {"id": "campaign-entry-title"}, title),
+                 h("p", {"class": "small entry-how"}, how) if how else None,
+                 h("div", {"class": "entry-bar"},
+                   h("ul", {"class": "entry-slots", "data-testid": "entry-slots"}, slot_tiles),
+                   h("div", {"class": "entry-controls"},
+                     button(verb, "campaign:record-entry", cls="btn primary big", disabled=action is None,
+                            data_focus="record-entry"),
+                     button("Clear", "campaign:clear-entry", cls="btn",
+                            disabled=not self.entry and not self.entry_drawn))),
+                 card_picker("campaign:pick", states, labels=label))
+
+    def _own_hands(self, st):
+        """With the players' own deck the hands are in the players' hands: the app shows what
+        everyone knows of them (the count, the cards seen face up in them)."""
+        tiles = []
+        for p in (0, 1):
+            seen = st.known[p]
+            dummy = st.dummy and p == 1
+            tiles.append(h("section", {"class": ["panel own-hand", SIDE_CLASS[p]], "data-testid": f"own-hand-{p}"},
+                           h("p", {"class": "curtain-text"},
+                             f"{st.name(p)}: {st.counts[p]} card{'s' if st.counts[p] != 1 else ''} "
+                             + ("face down: nobody looks at them (CMP-9)" if dummy else "in hand")),
+                           h("div", {"class": "backs"}, [card_view(c, "mini", label=f"{c.name}, seen in this hand")
+                                                         for c in seen]) if seen else None,
+                           h("p", {"class": "muted small"}, "Seen in this hand: the cards above" if seen else
+                             "No card of this hand has been face up yet.")))
+        self.guard.drawn(None)
+        return h("div", {"class": "campaign-hands", "aria-label": "Hands", "data-testid": "own-hands"}, tiles)
+
+    def _dice_entry(self, st):
+        """CMP-6 with the players' own dice: tap what each die shows (a draft until recorded)."""
+        rows = []
+        for i in (0, 1):
+            rows.append(h("div", {"class": "die-pick", "role": "radiogroup", "aria-label": f"Die {i + 1}"},
+                          h("span", {"class": "small"}, f"Die {i + 1}"),
+                          [button(str(v), "campaign:die", f"{i}:{v}", cls=["die die-button", self.dice[i] == v and "kept"],
+                                  role="radio", aria_checked="true" if self.dice[i] == v else "false",
+                                  aria_label=f"Die {i + 1} shows {v}",
+                                  data_focus="dice" if i == 0 and v == 1 else None)
+                           for v in range(1, 7)]))
+        ready = None not in self.dice
+        return h("div", {"class": "dice-entry", "data-testid": "dice-entry"},
+                 h("p", {"class": "small"}, "Or roll your own two dice and tap what they show:"), rows,
+                 button(f"Record the dice {self.dice[0]} and {self.dice[1]}" if ready else "Record the dice",
+                        "campaign:roll-dice", cls="btn primary", disabled=not ready))
 
     def _dice(self, roll):
         lower = roll.lower
@@ -229,14 +441,21 @@ class CampaignView(ToolView):
         picks = h("div", {"class": "winner-picks", "role": "radiogroup", "aria-label": "Who won"},
                   [button(label, "campaign:winner", value,
                           cls=["btn big pick", value != "draw" and SIDE_CLASS[int(value)], self.pick == value and "on"],
-                          role="radio", aria_checked="true" if self.pick == value else "false")
-                   for value, label in choices])
+                          role="radio", aria_checked="true" if self.pick == value else "false",
+                          data_focus="winner" if index == 0 else None)
+                   for index, (value, label) in enumerate(choices)])
         detail = None
         if self.pick in ("0", "1"):
             winner = st.name(int(self.pick))
             troops = self._troops()
-            if troops is None:
-                verdict = h("span", {"class": "badge"}, "enter the troop points")
+            problem = self._troops_problem(st, int(self.pick))
+            if not self.troops_text.strip():
+                # An empty box is empty: no grey "0" that looks like a value (defect 11).
+                verdict = h("span", {"class": "troops-hint", "data-testid": "troops-hint", "id": "campaign-troops-hint"},
+                            f"Enter {winner}'s troop points — or tap “None left” for 0")
+            elif problem is not None:
+                verdict = h("span", {"class": "troops-hint msg-error", "data-testid": "troops-hint",
+                                     "id": "campaign-troops-hint"}, with_rule_refs(problem, "campaign"))
             elif cmp.is_decisive(troops):
                 verdict = h("span", {"class": "badge variant", "data-testid": "decisive"},
                             "Decisive victory (8 or more)")
@@ -252,17 +471,20 @@ class CampaignView(ToolView):
                                 aria_label="One troop point less"),
                          h("input", {"type": "number", "inputmode": "numeric", "min": "0", "max": "999", "step": "1",
                                      "id": "campaign-troops", "data-field": f"campaign:troops:{st.battle}",
-                                     "value": self.troops_text, "placeholder": "0",
-                                     "aria-invalid": "true" if self.troops_text and troops is None else None}),
+                                     "value": self.troops_text,
+                                     "aria-describedby": "campaign-troops-hint" if troops is None else None,
+                                     "aria-invalid": "true" if self.troops_text.strip() and troops is None else None}),
                          button("+", "campaign:troops-step", "1", cls="btn big step",
-                                aria_label="One troop point more")),
+                                aria_label="One troop point more"),
+                         button("None left", "campaign:troops-zero", cls="btn step-zero",
+                                aria_label=f"None left: {winner} has 0 troop points in play")),
                        verdict,
                        button(f"Record: {winner} wins", "campaign:record", cls="btn primary big"))
         elif self.pick == "draw":
             detail = h("div", {"class": "troops-row"},
                        h("p", {"class": "muted"}, "A drawn battle moves no card; both stakes go home (",
                          rule_ref("CMP-5", "campaign"), "), and it counts as a battle fought (",
-                         rule_ref("HR-CMP-2", "campaign"), ")."),
+                         rule_ref("CMP-11", "campaign"), ")."),
                        button("Record the drawn battle", "campaign:record", cls="btn primary big"))
         return h("section", {"class": "panel campaign-action", "data-testid": "record"},
                  self._last_battle(st),
@@ -285,21 +507,23 @@ class CampaignView(ToolView):
         winner, loser = st.name(choices["winner"]), st.name(1 - choices["winner"])
         stake = choices["stake"]
         if choices["both"]:
-            text = [f"{winner} won decisively ({choices['troops']} troop points): takes {loser}'s stake ",
+            text = [f"{winner} won decisively ({choices['troops']} troop points left): takes {loser}'s stake ",
                     h("strong", {}, "and"), " one pool card (", rule_ref("CMP-4", "campaign"),
                     "). Tap the pool card to take."]
             stake_tile = h("div", {"class": "take-stake"}, card_view(stake, "taken",
                                                                       label=f"{loser}'s stake {stake.name}, taken"),
                            h("span", {"class": "small"}, f"✓ {loser}'s stake: taken"))
         else:
-            text = [f"{winner} won ({choices['troops']} troop points, not decisive): takes {loser}'s stake ",
+            points = f"{choices['troops']} troop point{'s' if choices['troops'] != 1 else ''}"
+            text = [f"{winner} won ({points} left, not decisive): takes {loser}'s stake ",
                     h("strong", {}, "or"), " one pool card (", rule_ref("CMP-4", "campaign"), "). Tap the card to take."]
             stake_tile = h("div", {"class": "take-stake"},
                            card_button(stake, "campaign:take", "stake", "playable",
-                                       label=f"Take {loser}'s stake, the {stake.name}"),
+                                       label=f"Take {loser}'s stake, the {stake.name}", data_focus="spoils"),
                            h("span", {"class": "small"}, f"{loser}'s stake"))
-        pool = [card_button(c, "campaign:take", str(c), "playable", label=f"Take the {c.name} from the pool")
-                for c in choices["pool"]]
+        pool = [card_button(c, "campaign:take", str(c), "playable", label=f"Take the {c.name} from the pool",
+                            data_focus="spoils" if choices["both"] and i == 0 else None)
+                for i, c in enumerate(choices["pool"])]
         return h("section", {"class": ["panel campaign-action spoils", SIDE_CLASS[choices["winner"]]],
                              "data-testid": "spoils"},
                  h("h2", {}, f"Battle {st.battle}: {winner}'s spoils"),
@@ -316,14 +540,18 @@ class CampaignView(ToolView):
                  h("p", {"class": "odds-line", "data-testid": "exhaustion-odds"}, chance[0].upper() + chance[1:]),
                  h("p", {"class": "muted small"}, "Roll 2d6, keep the lower die, add the battles fought: 9 or more "
                                                   "and both sides go to the negotiating table."),
-                 button("Roll 2d6", "campaign:roll", cls="btn primary big"))
+                 button("Roll 2d6" if not st.table_deck else "Let the app roll 2d6", "campaign:roll",
+                        cls="btn primary big", data_focus="roll"),
+                 self._dice_entry(st) if st.table_deck else None)
 
     def _over(self, st):
-        rows = h("div", {"class": "row"},
-                 button("New campaign, same players", "campaign:rematch", cls="btn primary"),
-                 button("Set up a new campaign", "session:new", cls="btn"))
+        rows = None if self.spectator else h(
+            "div", {"class": "row"},
+            button("New campaign, same players", "campaign:rematch", cls="btn primary"),
+            button("Set up a new campaign", "session:new", cls="btn"))
         if st.treaty is None:
-            return h("section", {"class": "panel result over", "role": "status", "data-testid": "result"},
+            return h("section", {"class": "panel result over", "role": "status", "data-testid": "result",
+                                 "tabindex": "-1", "data-focus": "result"},
                      h("h2", {}, "The campaign is over"),
                      h("p", {"data-testid": "end-message"}, with_rule_refs(st.result, "campaign")), rows)
         treaty = st.treaty
@@ -348,7 +576,8 @@ class CampaignView(ToolView):
                            h("p", {"class": "muted small"},
                              f"Drew {len(treaty.drawn[p])} at the table" if treaty.drawn[p] else "No draw needed",
                              " · highlighted: the five cards of the hand")))
-        return h("section", {"class": "panel result over treaty", "role": "status", "data-testid": "result"},
+        return h("section", {"class": "panel result over treaty", "role": "status", "data-testid": "result",
+                             "tabindex": "-1", "data-focus": "result"},
                  h("h2", {"data-testid": "end-message"}, st.result),
                  h("div", {"class": "treaty-grid"}, sides),
                  h("p", {"class": "explanation", "data-testid": "explanation"},
@@ -363,10 +592,15 @@ class CampaignView(ToolView):
 
     # ---------------- hidden hands
     def _hands(self, st):
+        """Each hand behind its pass-the-tablet curtain; solo, the one person at the table sees
+        their own hand without one (nobody to hide it from), and the dummy's stays hidden."""
         tiles = []
         shown = None
         for p in (0, 1):
-            if st.dummy and p == 1:
+            if st.dummy and p == 0:
+                shown = p
+                tiles.append(self._private(st, p, solo=True))
+            elif st.dummy and p == 1:
                 tiles.append(h("section", {"class": ["panel dummy-hand", SIDE_CLASS[1]], "data-testid": "dummy-hand"},
                                h("p", {"class": "curtain-text"}, f"{st.name(1)}: {st.counts[1]} hidden "
                                                                  f"card{'s' if st.counts[1] != 1 else ''}"),
@@ -378,9 +612,11 @@ class CampaignView(ToolView):
                 tiles.append(self._private(st, p))
             elif self.revealed is None:
                 tiles.append(curtain(st.name(p), "", "campaign:reveal", p, cls=SIDE_CLASS[p],
-                                     note=f"Only {st.name(p)} looks at the hand. It hides again on a tap."))
+                                     note=f"Only {st.name(p)} looks at the hand. It hides again with “Hide hand” "
+                                          "or when the table moves on."))
         self.guard.drawn(None if shown is not None else ("curtains", self.revealed))
-        return h("div", {"class": ["campaign-hands", shown is not None and "one"], "aria-label": "Hands"}, tiles)
+        return h("div", {"class": ["campaign-hands", shown is not None and not st.dummy and "one"],
+                         "aria-label": "Hands"}, tiles)
 
     def _chances(self, st, p: int):
         """The treaty odds of one player's view, remembered for the state's cards (they are
@@ -390,7 +626,7 @@ class CampaignView(ToolView):
             self._odds = {key: cmp.treaty_chances(st, p)}
         return self._odds[key]
 
-    def _private(self, st, p: int):
+    def _private(self, st, p: int, solo: bool = False):
         own = st.cards_of(p)
         best = best_hand(own) if len(own) >= 5 else None
         used = set(best.cards) if best is not None else set()
@@ -415,10 +651,11 @@ class CampaignView(ToolView):
                                  "aria-hidden": "true"}))
                 for name, chance in chances.items()] if best is None else []
         return h("section", {"class": ["panel private campaign-private", SIDE_CLASS[p]], "data-testid": "hand",
+                             "tabindex": "-1", "data-focus": "hand",
                              "aria-label": f"{st.name(p)}'s hand"},
                  h("div", {"class": "spread"},
                    h("h3", {}, f"{st.name(p)}'s cards — {len(own)}"),
-                   button("Hide hand", "campaign:hide", cls="btn big")),
+                   None if solo else button("Hide hand", "campaign:hide", cls="btn big")),
                  h("ul", {"class": "hand-cards", "data-testid": "hand-cards"}, tiles),
                  h("p", {"class": "muted small"}, "The stake is face up on the table; highlighted cards make your "
                                                   "best hand now.") if best is not None else None,
@@ -439,19 +676,51 @@ class CampaignView(ToolView):
                  h("ol", {"class": "log-list", "reversed": True}, items))
 
     def _rules_in_play(self):
+        game = self.session.game
+        deck = game.setup.get("deck", "app") if game is not None else "app"
         return h("details", {"class": "panel rules-in-play"},
                  h("summary", {}, "Rules in play"),
                  h("ul", {},
+                   h("li", {"data-testid": "deck-setting"}, h("span", {"class": "badge variant"}, "Cards and dice"),
+                     " ", cmp.DECKS[deck]),
                    [h("li", {}, rule_ref(rid, "campaign"), " ", h("span", {"class": "badge house"}, "House rule"),
                       " ", text) for rid, text in cmp.HOUSE_RULES.items()],
                    h("li", {}, h("span", {"class": "badge ruling"}, "Rulings"), " Where the source is silent, the "
                      "app follows these rulings: ", [[rule_ref(rid, "campaign"), " "] for rid in cmp.RULINGS])))
 
     # ------------------------------------------------------------ events
-    def _troops(self) -> int | None:
+    #: Where the focus goes after a move (issue 14): the main control of the next phase
+    #: (only one of them is on the table at a time; see App.focus_to).
+    NEXT = ("spoils", "winner", "roll", "negotiate", "picker", "result")
+
+    def _troops_value(self):
+        """What the points box holds, as the engine reads it: None when empty, a whole
+        number, a number, or the text itself (the engine says why it is not points)."""
         text = self.troops_text.strip()
-        if text.isdigit() and int(text) <= cmp.MAX_TROOPS:
+        if not text:
+            return None
+        if text.lstrip("-").isdigit() and text.count("-") <= 1 and not text.endswith("-"):
             return int(text)
+        try:
+            return float(text)
+        except ValueError:
+            return text
+
+    def _troops(self) -> int | None:
+        value = self._troops_value()
+        if isinstance(value, int) and 0 <= value <= cmp.MAX_TROOPS:
+            return value
+        return None
+
+    def _troops_problem(self, st, winner: int) -> str | None:
+        """The engine's reason (CMP-12) why the box's value cannot be recorded, or None."""
+        value = self._troops_value()
+        if value is None or self._troops() is not None:
+            return None
+        try:
+            cmp.normalize_action(st, {"type": "battle", "winner": winner, "troops": value})
+        except ValueError as err:
+            return str(err)
         return None
 
     def handle(self, action: str, arg, el, event) -> None:
@@ -462,9 +731,12 @@ class CampaignView(ToolView):
         if name == "start":
             self._start()
             return
+        if self.spectator:
+            return  # a spectator's copy only shows (issue 21): no move, no curtain
         if name == "rematch" and self.session.game is not None:
             self.names = list(self.session.game.setup["players"])
             self.mode = "solo" if self.session.game.setup.get("dummy") else "two"
+            self.deck = self.session.game.setup.get("deck", "app")
             self._save_draft()
             self.session.close()
             return
@@ -474,21 +746,23 @@ class CampaignView(ToolView):
             if self.guard.may_open(event) and self.revealed is None:
                 self.revealed = int(arg)
                 self.notice = None
+                self.app.focus_to("hand")
         elif name == "hide":
             self.revealed = None
+            self.app.focus_to("curtain")
         elif name == "winner" and arg in ("0", "1", "draw"):
             self.pick = arg
             self.notice = None
-        elif name == "troops-step" and arg:
+        elif name == "troops-step" and arg in ("-1", "1"):
             value = (self._troops() or 0) + int(arg)
             self.troops_text = str(min(cmp.MAX_TROOPS, max(0, value)))
+        elif name == "troops-zero":
+            self.troops_text = "0"
         elif name == "record" and self.pick is not None:
             if self.pick == "draw":
                 action_ = {"type": "battle", "winner": None}
             else:
-                text = self.troops_text.strip()
-                troops = int(text) if text.isdigit() else (text or None)
-                action_ = {"type": "battle", "winner": int(self.pick), "troops": troops}
+                action_ = {"type": "battle", "winner": int(self.pick), "troops": self._troops_value()}
             self._act(action_)
         elif name == "take" and arg:
             choices = cmp.spoils_choices(st)
@@ -503,15 +777,64 @@ class CampaignView(ToolView):
             self._act(action_)
         elif name == "roll":
             self._act({"type": "roll"})
+        elif name == "pick" and arg:
+            self._pick(st, arg)
+        elif name == "clear-entry":
+            self.entry, self.entry_drawn, self.notice = [], [], None
+        elif name == "record-entry":
+            action_ = self._entry_action(st)
+            if action_ is None:
+                self.notice = "Tap every card first: the entry is not complete."
+            else:
+                self._act(action_)
+        elif name == "die" and arg and ":" in arg:
+            i, v = arg.split(":", 1)
+            if i in ("0", "1") and v in ("1", "2", "3", "4", "5", "6"):
+                self.dice[int(i)] = None if self.dice[int(i)] == int(v) else int(v)
+        elif name == "roll-dice" and None not in self.dice:
+            self._act({"type": "roll", "dice": list(self.dice)})
         elif name == "negotiate":
             self._act({"type": "negotiate"})
 
+    def _pick(self, st, token: str) -> None:
+        """A card tapped in the picker: taken back if it was picked, else picked for the
+        next slot — unless the engine says it cannot be (then the table hears why)."""
+        self.notice = None
+        if token in self.entry:
+            self.entry.remove(token)
+            return
+        if token in self.entry_drawn:
+            self.entry_drawn.remove(token)
+            return
+        if not st.table_deck:
+            return
+        if st.phase == "exhausted":
+            p = len(st.laid)
+            if token in {str(c) for c in st.known[p]}:
+                self.notice = f"{Card.parse(token).label} is in {st.name(p)}'s hand already: it was seen face up."
+                return
+        target = self._entry_target(st)
+        if target is None:
+            self.notice = "Every card of this entry is tapped: tap one to take it back, or record it."
+            return
+        problem = cmp.entry_problem(st, target[0], token, target[1], target[2])
+        if problem is not None:
+            self.notice = problem
+            return
+        (self.entry_drawn if target[0] == "drawn" else self.entry).append(token)
+
     def _act(self, action: dict) -> None:
-        """Take an action; a refusal (with its rule id) stays on the table."""
+        """Take an action; a refusal (with its rule id) stays on the table, and the focus
+        goes to the next phase's main control after a move (issue 14)."""
         self.notice = self.session.try_act(action)
+        if self.notice is None:
+            self.app.focus_to(*self.NEXT)
 
     def _start(self) -> None:
-        self.start_game("campaign", {"players": list(self.names), "dummy": self.mode == "solo"}, {}, game_name)
+        setup = {"players": list(self.names), "dummy": self.mode == "solo"}
+        if self.deck == "table":
+            setup["deck"] = "table"
+        self.start_game("campaign", setup, {}, game_name)
 
     def field(self, name: str, value: str, live: bool, row: str | None = None) -> bool:
         """A form control changed; returns whether the screen needs redrawing."""
@@ -526,6 +849,11 @@ class CampaignView(ToolView):
                 self.mode = value
                 self._save_draft()
             return True
+        if name == "campaign:deck":
+            if value in cmp.DECKS:
+                self.deck = value
+                self._save_draft()
+            return True
         if name in ("campaign:name0", "campaign:name1"):
             self.names[int(name[-1])] = value[:40]
             self.setup_error = None
@@ -535,7 +863,7 @@ class CampaignView(ToolView):
             st = self.session.state
             # A late change from the field of a battle already recorded is ignored.
             if st is not None and st.phase == "battle" and name == f"campaign:troops:{st.battle}":
-                self.troops_text = value.strip()[:4]
+                self.troops_text = value.strip()[:8]
                 return True
             return False
         return False

@@ -1,9 +1,11 @@
-"""The conflict card table (Organizations In Conflict, OIC-1 … OIC-17).
+"""The conflict card table (Organizations In Conflict, OIC-1 … OIC-19).
 
 Two screens: the setup (build the sides, pick scopes and rules, or load the
 source's example) and the table (deal, discard, play, pass, rounds and their
-consequences). Every rule decision comes from :mod:`engine.conflict`; this module
-only draws the state and turns taps into actions.
+consequences, ending the conflict between rounds). Every rule decision comes from
+:mod:`engine.conflict`; this module only draws the state and turns taps into
+actions. A spectator's copy (issue 21) is drawn read-only: no curtain, no hand, no
+card picker, no pass, no next round, no app move, only what the table could see.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import json
 import random
 
 from engine import conflict as oic
+from engine import game as games
 from engine import solo
 from engine.cards import Card, Suit
 from web.dom import button, h
@@ -23,6 +26,8 @@ from web.views.curtain import curtain
 from web.views.rulebits import rule_ref, with_rule_refs
 
 DRAFT_KEY = "ct:v1:draft:conflict"
+#: What a spectator's copy is, said where it shows what comes next (issue 21).
+SNAPSHOT = ("This copy shows the table as it was when its link was made; a new link shows later moves.")
 SUITS = tuple(Suit)
 SCOPES = tuple(oic.Scope)
 SIDE_CLASS = ("side-a", "side-b")
@@ -83,9 +88,16 @@ def new_id(draft: dict, floor: int = 0) -> str:
     return f"r{max(numbers + [floor - 1]) + 1}"
 
 
+#: Setup fields that belong to a game, never to a new one made from its sides.
+GAME_ONLY = ("spectator", "upgraded")
+
+
 def engine_setup(draft: dict) -> dict:
-    """The draft as the engine takes it: a deep copy without the form's row ids."""
+    """The draft as the engine takes it: a deep copy without the form's row ids (and
+    without what marks a game rather than a setup: a spectator's copy, an upgrade)."""
     setup = copy.deepcopy(draft)
+    for key in GAME_ONLY:
+        setup.pop(key, None)
     for row in _rows(setup):
         row.pop("id", None)
     return setup
@@ -156,6 +168,7 @@ class ConflictView(ToolView):
         self.table_player = 0  # team player entering a card in table-deck mode
         self._id_floor = 0  # setup row ids are numbered from here on (see with_ids)
         self.confirm_pass = False  # "Cannot play" tapped with playable cards: asking first
+        self.confirm_call = False  # "End the conflict here" tapped: asking first (OIC-19)
         self.curtain_held = False  # a new curtain ignores taps for a moment
         self._hold_token = 0
         self.scroll_to_play = False
@@ -179,6 +192,7 @@ class ConflictView(ToolView):
         self.notice = None
         self.table_player = 0
         self.confirm_pass = False
+        self.confirm_call = False
         self._hold_curtain()
 
     def _hold_curtain(self) -> None:
@@ -200,6 +214,7 @@ class ConflictView(ToolView):
         self.revealed = None
         self.selected = set()
         self.confirm_pass = False
+        self.confirm_call = False
 
     def recover(self) -> None:
         """After an unexpected error: back to the plain table (drawers shut, hands hidden)."""
@@ -402,7 +417,8 @@ class ConflictView(ToolView):
     # ---------------- table
     def render_table(self, st):
         # While cards are being chosen the sides shrink to a one-line summary, so the
-        # current card, the hand and its actions fit a tablet screen (issue 7).
+        # current card, the hand and its actions fit a tablet screen (issue 7); for a
+        # spectator, the card on the table and what comes next.
         compact = st.phase in ("discard", "play")
         return h("div", {"class": ["table", f"phase-{st.phase}", compact and "compact"], "data-testid": "table",
                          "data-phase": st.phase},
@@ -479,7 +495,7 @@ class ConflictView(ToolView):
         centre = (card_view(current, "big", label=f"Current card: {current.name}") if current
                   else card_back("big", "No card played yet"))
         trump = None
-        if current is not None:
+        if current is not None and st.phase == "play":  # how to beat the card on the table, while it can be
             beats = oic.trumped_by(current.suit, st.settings)
             trump = h("p", {"class": "muted small"}, "To beat it: a higher ", current.suit.noun,
                       " card, any ", current.suit.noun, " face card, or any ", suit_mark(beats), " ", beats.noun,
@@ -504,33 +520,11 @@ class ConflictView(ToolView):
 
     def _action_area(self, st):
         if st.phase == "conflict-over":
-            return h("section", {"class": "panel result over", "role": "status", "data-testid": "result",
-                                 "tabindex": "-1", "data-focus": "result", "aria-labelledby": "conflict-result-title",
-                                 "aria-describedby": "conflict-end-message"},
-                     h("h2", {"id": "conflict-result-title"}, "The conflict is over"),
-                     h("p", {"data-testid": "end-message", "id": "conflict-end-message"},
-                       with_rule_refs(st.end_message, "conflict")),
-                     h("p", {"class": "muted"}, f"{len(st.results)} rounds, {st.elapsed} of in-world time."),
-                     h("div", {"class": "row"},
-                       button("New conflict with these sides", "conflict:rematch", cls="btn primary"),
-                       button("Set up a new conflict", "session:new", cls="btn")))
+            return self._over(st)
         if st.phase == "round-over":
-            last = st.results[-1]
-            return h("section", {"class": "panel result", "data-testid": "result",
-                                 "data-change-side": last.change_side, "data-change-suit":
-                                 last.suit.letter if last.suit else None, "data-delta": last.delta,
-                                 "data-power-after": last.power_after, "tabindex": "-1", "data-focus": "result",
-                                 "aria-labelledby": "conflict-result-title", "aria-describedby": "conflict-explanation"},
-                     h("h2", {"id": "conflict-result-title"}, last.headline),
-                     h("p", {"class": "explanation", "data-testid": "explanation", "id": "conflict-explanation"},
-                       last.explanation),
-                     h("p", {"class": "muted small"}, "Why: ", rule_ref("OIC-15", "conflict"),
-                       " who wins and what changes; ", rule_ref("OIC-16", "conflict"), " ",
-                       h("span", {"class": "badge ruling"}, "Ruling"), " which organization's power moves."),
-                     h("p", {"class": "muted small"}, h("span", {"class": "badge house"}, "House rule"), " ",
-                       rule_ref(last.house_rule, "conflict"), ": ", oic.HOUSE_RULES[last.house_rule])
-                     if last.house_rule else None,
-                     button(f"Start round {st.round + 1}", "conflict:next-round", cls="btn primary"))
+            return self._round_over(st)
+        if st.spectator:
+            return self._spectator_panel(st)
         turn = self._app_turn(st)
         if turn is not None:
             return self._app_panel(st, *turn)
@@ -541,6 +535,87 @@ class ConflictView(ToolView):
         if st.deck_mode == "table":
             return self._picker(st)
         return self._private(st, st.turn, None, "play")
+
+    def _over(self, st):
+        """The conflict is over: how it ended (OIC-17, or called by the table, OIC-19)."""
+        called = st.ending == "called"
+        rounds = oic._plural(len(st.results), "round")
+        sums = None
+        if called:
+            sums = h("ul", {"class": "call-sums", "aria-label": "Rating points above the engagement threshold"},
+                     [h("li", {"class": SIDE_CLASS[s]}, h("strong", {}, side.name), ": ", oic.call_sum(st, s))
+                      for s, side in enumerate(st.sides)])
+        again = None if st.spectator else h(
+            "div", {"class": "row"},
+            button("New conflict with these sides", "conflict:rematch", cls="btn primary"),
+            button("Set up a new conflict", "session:new", cls="btn"))
+        return h("section", {"class": "panel result over", "role": "status", "data-testid": "result",
+                             "data-ending": st.ending, "tabindex": "-1", "data-focus": "result",
+                             "aria-labelledby": "conflict-result-title", "aria-describedby": "conflict-end-message"},
+                 h("h2", {"id": "conflict-result-title"},
+                   "The table ended the conflict" if called else "The conflict is over"),
+                 h("p", {"data-testid": "end-message", "id": "conflict-end-message"},
+                   with_rule_refs(st.end_message, "conflict")),
+                 sums,
+                 h("p", {"class": "muted"}, f"{rounds}, {st.elapsed} of in-world time."),
+                 again)
+
+    def _round_over(self, st):
+        """Between rounds: what the round did; start the next, or end the conflict here (OIC-19)."""
+        last = st.results[-1]
+        game = self.session.game
+        if st.spectator or game is None or not games.can_apply(game, {"type": "next_round"}):
+            # A spectator's copy: the status line says what comes next; nothing to tap here.
+            nxt = h("p", {"class": "muted", "data-testid": "spectator-wait"}, SNAPSHOT)
+        elif self.confirm_call:
+            nxt = h("div", {"class": "row sticky-controls confirm", "role": "alertdialog",
+                            "aria-label": "End the conflict?", "data-testid": "confirm-call",
+                            "aria-describedby": "conflict-call-text"},
+                    h("p", {"class": "confirm-text", "id": "conflict-call-text"},
+                      f"End the conflict after {oic._plural(len(st.results), 'round')} "
+                      f"({st.elapsed})? ", with_rule_refs(oic.call_preview(st), "conflict")),
+                    button("End the conflict", "conflict:call-confirmed", cls="btn danger"),
+                    button("Keep fighting", "conflict:call-cancel", cls="btn primary", data_focus="confirm"))
+        else:
+            can_call = games.can_apply(game, {"type": "call"})
+            nxt = h("div", {"class": "row next-or-call"},
+                    button(f"Start round {st.round + 1}", "conflict:next-round", cls="btn primary"),
+                    button("End the conflict here…", "conflict:call", cls="btn", data_testid="call", data_focus="call")
+                    if can_call else None,
+                    h("p", {"class": "muted small call-preview", "data-testid": "call-preview"},
+                      with_rule_refs(oic.call_preview(st), "conflict")))
+        return h("section", {"class": "panel result", "data-testid": "result",
+                             "data-change-side": last.change_side, "data-change-suit":
+                             last.suit.letter if last.suit else None, "data-delta": last.delta,
+                             "data-power-after": last.power_after, "tabindex": "-1", "data-focus": "result",
+                             "aria-labelledby": "conflict-result-title", "aria-describedby": "conflict-explanation"},
+                 h("h2", {"id": "conflict-result-title"}, last.headline),
+                 h("p", {"class": "explanation", "data-testid": "explanation", "id": "conflict-explanation"},
+                   last.explanation),
+                 h("p", {"class": "muted small"}, "Why: ", rule_ref("OIC-15", "conflict"),
+                   " who wins and what changes; ", rule_ref("OIC-16", "conflict"), " ",
+                   h("span", {"class": "badge ruling"}, "Ruling"), " which organization's power moves."),
+                 h("p", {"class": "muted small"}, h("span", {"class": "badge house"}, "House rule"), " ",
+                   rule_ref(last.house_rule, "conflict"), ": ", oic.HOUSE_RULES[last.house_rule])
+                 if last.house_rule else None,
+                 nxt)
+
+    def _spectator_panel(self, st):
+        """A spectator's copy during a round: where the table stood, and nothing to tap."""
+        name = st.sides[st.turn].name
+        current = st.current_card
+        if current is None:
+            now = (f"the sides draw and discard their cards (", rule_ref("OIC-8", "conflict"), "), then ", name,
+                   " opens round ", str(st.round), " (", rule_ref("OIC-10", "conflict"), ").")
+        else:
+            now = (name, " plays on the ", current.label, " or passes, which ends the round (",
+                   rule_ref("OIC-11", "conflict"), ", ", rule_ref("OIC-15", "conflict"), ").")
+        return h("section", {"class": ["panel spectator-now", SIDE_CLASS[st.turn]], "role": "status",
+                             "data-testid": "spectator-wait"},
+                 h("h2", {}, "At the table"),
+                 h("p", {}, "Next, ", *now),
+                 h("p", {"class": "muted small"}, "The hands stay hidden: only the cards played are shown. ",
+                   SNAPSHOT))
 
     def _curtain(self, st, s: int, p: int | None, purpose: str, key):
         side = st.sides[s]
@@ -600,7 +675,8 @@ class ConflictView(ToolView):
             title = side.players[pl].name if len(side.players) > 1 else side.name
             hands.append(h("div", {"class": "hand", "data-key": f"hand{pl}", "role": "group",
                                "aria-label": f"Hand of {title}"},
-                           h("h3", {}, f"{title} — {len(hand)} cards"), h("div", {"class": "suit-grid"}, groups)))
+                           h("h3", {}, f"{title} — {oic._plural(len(hand), 'card')}"),
+                           h("div", {"class": "suit-grid"}, groups)))
         if purpose == "discard":
             count = len(self.selected)
             explain = h("p", {"class": "muted small hand-help"},
@@ -701,7 +777,7 @@ class ConflictView(ToolView):
         doing = "discards" if st.phase == "discard" else "plays"
         return h("section", {"class": ["panel app-turn", SIDE_CLASS[s]], "role": "status", "data-testid": "app-turn"},
                  h("p", {"class": "app-turn-text"}, f"{side.name} (the app, {solo.LEVEL_LABELS[level]}) {doing}…"),
-                 h("p", {"class": "muted small"}, f"Its hand stays hidden: {held} cards."))
+                 h("p", {"class": "muted small"}, f"Its hand stays hidden: {oic._plural(held, 'card')}."))
 
     def _app_moves(self):
         """The app's moves of this round, newest first: (side name, why)."""
@@ -775,8 +851,15 @@ class ConflictView(ToolView):
         return True
 
     def _log(self, st):
-        if not st.results:
+        notes = [h("p", {"class": "muted small upgrade-note", "data-testid": "upgrade-note"}, oic.UPGRADE_NOTES[note])
+                 for note in st.notes]
+        if not st.results and not notes:
             return None
+        called = None
+        if st.ending == "called":  # not a round: above the numbered rounds
+            called = h("p", {"class": "called", "data-testid": "log-called"},
+                       h("strong", {}, f"After round {len(st.results)}: the table ended the conflict."), " ",
+                       with_rule_refs(st.end_message, "conflict"))
         items = []
         for r in reversed(st.results):
             items.append(h("li", {"data-key": f"r{r.number}"},
@@ -785,8 +868,11 @@ class ConflictView(ToolView):
                            r.explanation))
         return h("section", {"class": "panel log", "aria-label": "Conflict log"},
                  h("h2", {}, "Conflict log"),
-                 h("p", {"class": "muted small"}, f"In-world time so far: {st.elapsed} (OIC-3, OIC-17)."),
-                 h("ol", {"class": "log-list", "reversed": True}, items))
+                 notes,
+                 h("p", {"class": "muted small"}, "In-world time so far: ", st.elapsed, " (",
+                   rule_ref("OIC-3", "conflict"), ", ", rule_ref("OIC-17", "conflict"), ")."),
+                 called,
+                 h("ol", {"class": "log-list", "reversed": True}, items) if items else None)
 
     def _rules_in_play(self, st):
         settings = st.settings
@@ -815,6 +901,10 @@ class ConflictView(ToolView):
             self.confirm_pass = False
             self.app.focus_to("pass")
             return True
+        if self.confirm_call:
+            self.confirm_call = False
+            self.app.focus_to("call", "result")
+            return True
         return False
 
     def handle(self, action: str, arg, el, event) -> None:
@@ -824,10 +914,13 @@ class ConflictView(ToolView):
             return
         st = self.session.state
         name = action.split(":", 1)[1] if ":" in action else action
-        if name in ("start", "reveal", "hide", "discard", "pass", "pass-confirmed", "next-round"):
+        if name in ("start", "reveal", "hide", "discard", "pass", "pass-confirmed", "next-round", "call",
+                    "call-confirmed"):
             self.app.focus_to(*self.NEXT)
         elif name == "pass-cancel":
             self.app.focus_to("pass")
+        elif name == "call-cancel":
+            self.app.focus_to("call", "result")
         elif name == "pick":
             self.app.focus_to("result")  # otherwise the focus stays on the card entered
         if name == "example":
@@ -906,9 +999,16 @@ class ConflictView(ToolView):
             self.confirm_pass = False
         elif name == "next-round":
             self.session.act({"type": "next_round"})
+        elif name == "call" and st is not None and st.phase == "round-over":
+            self.confirm_call = True  # OIC-19: ending the conflict asks first
+        elif name == "call-confirmed" and st is not None:
+            self.confirm_call = False
+            self.session.act({"type": "call"})
+        elif name == "call-cancel":
+            self.confirm_call = False
         elif name == "rematch" and self.session.game is not None:
             # The sides as they were set up (before any rating changed), same rules.
-            self.draft = with_ids(copy.deepcopy(dict(self.session.game.setup)))
+            self.draft = with_ids(engine_setup(self.session.game.setup))
             self.rules = dict(self.session.game.rules)
             self._save_draft()
             self.session.close()

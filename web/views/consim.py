@@ -1172,13 +1172,9 @@ class ConsimView(ToolView):
     def _tracker_action(self, st, name: str, arg) -> None:
         index = int(arg) if arg is not None and str(arg).isdigit() else None
         self.notice = None
-        if name in STEPS:
-            from web import platform
-
-            now = platform.now_ms()
-            if now - self._last_step < DOUBLE_TAP_MS:
-                return  # the second tap of a double tap lands on the new button under the finger
-            self._last_step = now
+        # Deal / Next / End round: a double tap's second tap (on the button that appeared under
+        # the finger, or on Next again after the order moved) is refused, and said, by the app's
+        # one guard (web/views/curtain.py TapGuard); a tap on another button is always taken.
         if name == "players":
             self._set_players_view(True)
             self.confirm_leave = False

@@ -18,12 +18,16 @@ class HomeView:
         rows = []
         for kind, title in TOOL_TITLES.items():
             for slot in self.app.store.list(kind)[:5]:
-                meta = (f"{title} · damaged save (kept as a backup)" if slot.damaged
-                        else f"{title} · {slot.actions} actions · {local_time(slot.updated)}")
+                if slot.damaged:
+                    meta = f"{title} · this save cannot be opened; opening it keeps a copy under Saves"
+                else:  # where the game stands, so that saves of the same name are told apart
+                    meta = f"{title} · {slot.where} · {local_time(slot.updated)}"
                 rows.append(h("li", {"data-key": slot.id},
                               h("a", {"class": "resume-link", "href": f"#/{kind}?slot={slot.id}"},
-                                h("span", {"class": "resume-name"}, slot.name or "Unnamed game"),
-                                h("span", {"class": "resume-meta"}, meta))))
+                                h("span", {"class": "resume-name"}, slot.name or "Unnamed game",
+                                  h("span", {"class": "badge spectator"}, "Spectator copy")
+                                  if slot.spectator else None),
+                                h("span", {"class": "resume-meta", "data-testid": "resume-meta"}, meta))))
         if not rows:
             return None  # a first visit: just the tools
         return h("section", {"class": "resume", "aria-labelledby": "resume-title"},

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from engine import codec
 from engine import game as games
 from engine.game import MAX_TYPED_SEED
 from web import platform
@@ -28,12 +29,14 @@ class ToolView:
     route: str
 
     def on_enter(self, params: dict) -> None:
-        """``#/<tool>?g=…`` opens a shared game as a new save; ``?slot=…`` opens a save."""
+        """``#/<tool>?g=…`` opens a shared game as a new save; ``?slot=…`` opens a save
+        (``&quiet=1``: without saying so, when the tap that led here already did). A link
+        or a save of another tool's game opens on that tool's table (web/session.py)."""
         if "g" in params:
             self.session.open_link(params["g"])
         elif "slot" in params:
             platform.replace_hash(f"#/{self.route}")
-            self.session.open(params["slot"])
+            self.session.open(params["slot"], quiet=params.get("quiet") == "1")
 
     def on_leave(self) -> None:
         """Leaving the route hides what was private (a revealed hand, a secret bid): it is
@@ -71,7 +74,8 @@ class ToolView:
             h("div", {"data-key": "banner", "class": "frame-slot"},
               self.spectator_banner(), self.session.banner()),
             h("div", {"data-key": "drawer", "class": "frame-slot"}, self.session.drawer_view()),
-            h("div", {"data-key": body_key, "class": "frame-slot"}, body),
+            # data-slot="body": where the app's focus fallback looks first (web/app.py)
+            h("div", {"data-key": body_key, "class": "frame-slot", "data-slot": "body"}, body),
         ]
 
     def spectator_banner(self):
@@ -121,13 +125,26 @@ class ToolView:
         return True
 
     def load_json(self, key: str) -> Any:
-        """What :meth:`keep_json` kept under ``key`` (``None`` when absent or unreadable)."""
-        raw = self.app.store.storage.get(key)
-        if not raw:
+        """What :meth:`keep_json` kept under ``key``: parsed JSON, or ``None`` when it is
+        absent or unreadable (not JSON, nested too deeply, storage refusing to answer).
+
+        The contract: this never raises, and it checks nothing but that the text is
+        JSON. Storage can be edited by hand, so what comes back may be any JSON value
+        (a number where a dict was kept, a list of the wrong things): the caller
+        validates its shape, field by field, before using any of it, and treats
+        anything unexpected as a fresh form.
+        """
+        try:
+            raw = self.app.store.storage.get(key)
+        except Exception:  # a browser that refuses to read storage: a fresh form
             return None
+        if not isinstance(raw, str) or not raw:
+            return None
+        if codec.json_depth(raw) > codec.MAX_DEPTH:
+            return None  # never handed to the parser: deep nesting overflows Pyodide's stack (fatal)
         try:
             return json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):
             return None  # an unreadable draft is just a fresh form
 
     def keep_json(self, key: str, value: Any, full: str | None = None) -> None:

@@ -19,7 +19,8 @@ TEMPLATES_KEY = "ct:v1:initiative:templates"
 SIDES_KEY = "ct:v1:initiative:sides"
 TICKS_KEY = "ct:v1:initiative:ticks"
 VIEW_KEY = "ct:v1:initiative:view"
-DOUBLE_TAP_MS = 400
+#: web.views.curtain.SETTLE_MS: the TapGuard window for a finger's second tap at the same spot.
+DOUBLE_TAP_MS = 450
 
 
 def man(name, side=0, *, training="untrained", weapon=None, player=False, grain="individual"):

@@ -28,7 +28,7 @@ SQUAD = {"sides": ["Players", "Opposition"], "privacy": True, "combatants": [
         ("Tank", 1, "vehicle", "trained", ["ground-vehicle", "explosive"], False),
         ("Sniper", 1, "individual", "elite", [], False))]}
 ORDER = {"type": "deal", "cards": {str(i): [t] for i, t in enumerate(["AS", "KS", "QS", "JS", "10S", "9S", "8S"])}}
-SETTLE_S = 0.5  # a person's pause between taps that move the round (the view's double-tap guard)
+SETTLE_S = 0.5  # a person's pause between taps at one spot (the app's TapGuard window, 450 ms)
 
 
 def open_link(driver, game) -> None:

@@ -39,9 +39,6 @@ VIEW_KEY = "ct:v1:initiative:view"
 SIDE_CLASS = ("side-a", "side-b", "side-c", "side-d", "side-e", "side-f", "side-g", "side-h")
 MAX_SIDES = len(SIDE_CLASS)
 MAX_COUNT = 40
-#: Taps that move the round on; a second one within this many ms is the same finger's double tap.
-STEPS = ("deal", "next", "end-round", "end-early", "end-yes")
-DOUBLE_TAP_MS = 400
 WOUND_LABEL = {cs.WoundStatus.STUN: "STUN", cs.WoundStatus.INJURE: "INJURE", cs.WoundStatus.DYING: "DYING",
                cs.WoundStatus.DEAD: "DEAD"}
 COVER_LABEL = {cs.Cover.NONE: "Open", cs.Cover.COVER: "Cover", cs.Cover.GOOD: "Good cover"}
@@ -261,7 +258,6 @@ class ConsimView(ToolView):
         self.long_pick: set[str] | None = None
         self.notice: str | None = None
         self._copy = (None, None)  # (the game, its spectator copy's state): the players' view
-        self._last_step = -10_000  # when the order last moved (a double tap must not move it twice)
 
     # ------------------------------------------------------------ lifecycle
     def boot(self) -> None:

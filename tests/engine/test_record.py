@@ -16,6 +16,7 @@ import pytest
 from engine import ascension as ai
 from engine import campaign as cmp
 from engine import conflict as oic
+from engine.cards import clean_cards
 from engine import consim as cs
 from engine import game as games
 from engine import record as records
@@ -32,7 +33,10 @@ SEED = (1 << 127) | 0x5EED_1234_ABCD_9876_0000_4242  # a 128-bit seed: its digit
 def conflict_game(seed: int = SEED, actions: int = 400, why: str | None = None):
     """The Purple Dragon League example played by random legal moves (to its end, or
     ``actions`` steps). ``why`` is attached to every play, as the app's solo moves do."""
-    g = new_game("conflict", oic.purple_dragon_setup(), seed=seed)
+    setup = oic.purple_dragon_setup()
+    if why is not None:  # only the app's own moves carry a why: the app plays both sides
+        setup = {**setup, "sides": [{**side, "controller": "app", "level": "normal"} for side in setup["sides"]]}
+    g = new_game("conflict", setup, seed=seed)
     rng = random.Random(11)
     while len(g.actions) < actions:
         st = replay(g)
@@ -260,10 +264,14 @@ def test_battle_record_weeks_with_dice_as_numbers():
 
 def test_a_record_at_an_earlier_point_says_so_and_stops_there():
     g = battle_game(weeks=2)
-    back = undo(undo(g))  # week 2's bids declared, not revealed: not in the record either
+    back = undo(undo(g))  # week 2's bids declared, not revealed: in the record as sealed bids
     rec = record(back)
     assert dict(rec.facts)["Point"] == "an earlier point of the game: 2 later steps are not in this record"
-    assert rec.steps == 4 and [e.text for e in rec.section("steps").entries] == games.history(g)[:4]
+    steps = [e.text for e in rec.section("steps").entries]
+    public = games.system("battle").public_game(back)
+    assert rec.steps == 6 and steps == games.history(public)[:6]
+    assert steps[:3] == games.history(g)[:3]
+    assert steps[4:] == ["Week 2 · Jibril Corps declares in secret", "Week 2 · Zone Army declares in secret"]
     assert record(undo(g)).steps == 7
     assert "Point" not in dict(record(g).facts)
 
@@ -296,7 +304,7 @@ def test_conflict_hands_discards_why_and_seed_never_reach_the_record():
     full = replay(g)
     shown = {p.card.label for r in full.results for p in r.plays} | {p.card.label for p in full.chain}
     in_hands = {c.label for side in full.hands for hand in side for c in hand} - shown
-    discarded = {c.label for a in g.actions if a["type"] == "discard" for c in oic._card_list(a["cards"])} - shown
+    discarded = {c.label for a in g.actions if a["type"] == "discard" for c in clean_cards(a["cards"])} - shown
     assert in_hands and discarded
     text = all_text(record(g, name="Game"))
     for token in sorted(in_hands | discarded):
@@ -348,8 +356,8 @@ def test_a_secret_bid_never_reaches_the_record():
     assert replay(g).bids[0] is not None
     text = all_text(record(g))
     assert "Shock" not in text and "shock" not in text
-    # the spectator copy does not even say that a side declared: the record neither
-    assert "Week 2: waiting for Jibril Corps and Zone Army to declare (AI-7)" in text
+    # the spectator copy says that a side declared (the table saw it), never what
+    assert "Week 2: Jibril Corps has declared; waiting for Zone Army (AI-7)" in text
     assert str(g.seed) not in text
 
 
@@ -426,8 +434,8 @@ def test_a_state_this_version_cannot_read_leaves_a_note_and_keeps_the_steps(monk
 def test_a_standing_hook_comes_first(monkeypatch):
     monkeypatch.setattr(ai, "standing", lambda state: f"Week {state.week} · two armies", raising=False)
     rec = record(battle_game(weeks=1))
-    assert [e.text for e in rec.section("standing").entries] == ["Week 2 · two armies",
-                                                                 ai.status(replay(battle_game(weeks=1)))]
+    public = ai.public_game(battle_game(weeks=1))  # the record is made from the spectator copy
+    assert [e.text for e in rec.section("standing").entries] == ["Week 2 · two armies", ai.status(replay(public))]
 
 
 def test_bad_arguments_are_refused_with_value_errors():

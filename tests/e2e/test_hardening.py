@@ -497,7 +497,7 @@ def test_saves_of_one_name_say_where_each_game_stands(page, base_url):
     for battles in (0, 1, 2):
         game = games.new_game("campaign", {"players": ["Jibril 3rd Corps", "Zone Army"]}, None, 5 + battles)
         for _ in range(battles):
-            game = games.apply(game, {"type": "battle", "winner": None, "troops": 0})
+            game = games.apply(game, {"type": "battle", "winner": None})
         open_link(page, base_url, "campaign", codec.encode_share(game))
     page.get_by_role("button", name="Saves").click()
     wheres = page.locator("[data-testid=save-where]").all_inner_texts()

@@ -74,13 +74,16 @@ def tour(page, base: str, tag: str) -> None:
             page.get_by_role("button", name="Deal", exact=True).click()
         elif page.get_by_role("button", name=re.compile("^End round \\d+$")).count():
             page.get_by_role("button", name=re.compile("^End round \\d+$")).click()
-        else:
+        else:  # CS-5: the shot is the card's action, the turn moves on by itself
             page.get_by_role("button", name="Shoot…").click()
             page.locator("[data-testid=shot-panel] [data-action='init:target']").first.click()
             page.get_by_role("button", name=re.compile("^Roll the dice")).click()
-            page.wait_for_timeout(450)
-            page.get_by_role("button", name="Next ▸").click()
     shoot(page, f"statuses-{tag}")
+    if page.get_by_role("button", name=re.compile(r"^End round \d+ now…$")).count():
+        page.get_by_role("button", name=re.compile(r"^End round \d+ now…$")).click()
+        page.evaluate("scrollTo(0, 0)")
+        shoot(page, f"end-confirm-{tag}", full=False)
+        page.get_by_role("button", name="Keep playing").click()
     page.get_by_role("button", name="Long action…").click() if page.get_by_role(
         "button", name="Long action…").is_enabled() else None
     page.evaluate("scrollTo(0, 0)")

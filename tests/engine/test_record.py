@@ -91,8 +91,10 @@ def consim_game(seed: int = SEED, privacy: bool = True):
         {"name": "Red Grunt", "side": 1}]}
     g = new_game("initiative", setup, seed=seed)
     g = apply(g, {"type": "deal", "advantages": {"0": ["firepower"]}})
+    while cs.acting(replay(g)) != 0:  # CS-5 ruling: only the current actor shoots
+        g = apply(g, {"type": "next"})
     g = apply(g, {"type": "shoot", "shooter": 0, "targets": [2], "mode": "aimed", "cover": "none",
-                  "unseen": False, "dice": [{"d10": 9, "d6": 4}]})
+                  "unseen": False, "dice": [{"d10": 9, "d6": 4, "countdown": 3}]})  # DYING: its 1d6 too
     return g
 
 

@@ -5,6 +5,15 @@ tracker (advantages and surprise, the deal, the acting order with the current ac
 shooting with exact odds, statuses, countdowns, the round log, the players' view).
 Every rule decision comes from :mod:`engine.consim`; this module only draws the
 state and turns taps into actions.
+
+What the players see — the players' view turned towards the table, and a spectator's
+copy opened from a link — is drawn from the engine's spectator copy
+(:func:`engine.consim.public_game`), never from the Observer's state with things left
+out: what the copy does not hold cannot reach the screen (issue 21).
+
+View state kept between visits (localStorage, like the setup draft): the roster form,
+templates and saved sides, the ticks for the next deal and whether the players' view
+is on (it holds through a reload until the Observer leaves it through its question).
 """
 
 from __future__ import annotations
@@ -15,23 +24,30 @@ import re
 from engine import consim as cs
 from web.dom import button, h
 from web.session import Session
-from web.views.tool import ToolView
 from web.views.cards import card_view
 from web.views.rulebits import rule_ref, with_rule_refs
+from web.views.tool import ToolView
 
 ROUTE = "initiative"
 DRAFT_KEY = "ct:v1:draft:initiative"
 TEMPLATES_KEY = "ct:v1:initiative:templates"
 SIDES_KEY = "ct:v1:initiative:sides"
+#: The ticks for the next deal (advantages, surprise, per-combatant rows), per game and round.
+TICKS_KEY = "ct:v1:initiative:ticks"
+#: Whether the players' view is on (view state: it must survive a reload, issue 21).
+VIEW_KEY = "ct:v1:initiative:view"
 SIDE_CLASS = ("side-a", "side-b", "side-c", "side-d", "side-e", "side-f", "side-g", "side-h")
+MAX_SIDES = len(SIDE_CLASS)
 MAX_COUNT = 40
-#: Taps that move the round on; a second one within this many ms is the same finger's double tap.
-STEPS = ("deal", "next", "end-round")
-DOUBLE_TAP_MS = 400
 WOUND_LABEL = {cs.WoundStatus.STUN: "STUN", cs.WoundStatus.INJURE: "INJURE", cs.WoundStatus.DYING: "DYING",
                cs.WoundStatus.DEAD: "DEAD"}
 COVER_LABEL = {cs.Cover.NONE: "Open", cs.Cover.COVER: "Cover", cs.Cover.GOOD: "Good cover"}
 _NUMBERED = re.compile(r"^(.*\S)\s+(\d+)$")
+_TRAITS = tuple(t.value for t in cs.Trait)
+_GRAINS = tuple(g.value for g in cs.Grain)
+_TRAINING = tuple(t.value for t in cs.Training)
+#: Where the focus goes after a step of the round (the first that is on the screen).
+NEXT_FOCUS = ("next", "end", "deal")
 
 
 def blank_form() -> dict:
@@ -65,10 +81,128 @@ def numbered(name: str, count: int, taken: set[str]) -> list[str]:
     return [f"{name} {start + i}" for i in range(count)]
 
 
-def draft_ok(draft) -> bool:
-    return (isinstance(draft, dict) and isinstance(draft.get("sides"), list) and len(draft["sides"]) >= 2
-            and all(isinstance(s, str) for s in draft["sides"]) and isinstance(draft.get("combatants"), list)
-            and all(isinstance(c, dict) for c in draft["combatants"]))
+# ---------------------------------------------------------------- what storage gives back (issue 20)
+# Storage can hold anything (an older version's draft, a hand edit, another tab): every
+# piece is repaired or dropped here, with a note, before a view ever draws it.
+
+
+def clean_combatant(raw, sides: int, notes: list[str], where: str = "a combatant") -> dict | None:
+    """A roster entry the form and the list can draw, or ``None`` (dropped, with a note)."""
+    if not isinstance(raw, dict):
+        notes.append(f"{where} that was not a roster entry was dropped")
+        return None
+    name = raw.get("name")
+    if not isinstance(name, str) or not name.strip():
+        notes.append(f"{where} without a name was dropped")
+        return None
+    label = f"{where} “{name.strip()[:40]}”"
+    side = raw.get("side", 0)
+    if not isinstance(side, int) or isinstance(side, bool) or not 0 <= side < sides:
+        notes.append(f"{label} was on no side of this roster: dropped")
+        return None
+    out = {"name": name, "side": side, "grain": "individual", "training": "untrained", "weapon": [],
+           "player": False}
+    for key, allowed in (("grain", _GRAINS), ("training", _TRAINING)):
+        value = raw.get(key, out[key])
+        if isinstance(value, str) and value in allowed:
+            out[key] = value
+        else:
+            notes.append(f"{label}: its {'kind' if key == 'grain' else key} was unreadable, now {out[key]}")
+    weapon = raw.get("weapon", [])
+    if isinstance(weapon, list) and all(isinstance(t, str) and t in _TRAITS for t in weapon):
+        traits = []
+        for t in weapon:  # CS-11: automatic or semi-automatic; ground- or air-vehicle
+            pair = next((p for p in (("automatic", "semi-automatic"), ("ground-vehicle", "air-vehicle")) if t in p), ())
+            if t not in traits and not any(o in traits for o in pair if o != t):
+                traits.append(t)
+        out["weapon"] = traits
+    else:
+        notes.append(f"{label}: its weapon traits were unreadable, now none")
+    player = raw.get("player", False)
+    if isinstance(player, bool):
+        out["player"] = player
+    else:
+        notes.append(f"{label}: “player character” was unreadable, now off")
+    return out
+
+
+def repair_draft(data) -> tuple[dict, bool, list[str]]:
+    """The kept roster form ``{"draft": …, "rules": …}`` as ``(draft, pulp, notes)``."""
+    notes: list[str] = []
+    draft, pulp = blank_draft(), False
+    if data is None:
+        return draft, pulp, notes
+    if not isinstance(data, dict) or not isinstance(data.get("draft"), dict):
+        return draft, pulp, ["The kept roster form could not be read: a fresh form"]
+    raw = data["draft"]
+    sides = raw.get("sides")
+    if isinstance(sides, list) and sides:
+        names = [s if isinstance(s, str) else f"Side {i + 1}" for i, s in enumerate(sides)]
+        if any(not isinstance(s, str) for s in sides):
+            notes.append("a side's name was unreadable and was renamed")
+        if len(names) > MAX_SIDES:
+            notes.append(f"the roster had {len(names)} sides; a roster has at most {MAX_SIDES}: "
+                         f"kept the first {MAX_SIDES}")
+            names = names[:MAX_SIDES]
+        while len(names) < 2:
+            names.append(blank_draft()["sides"][len(names)])
+        draft["sides"] = names
+    elif sides is not None:
+        notes.append("the sides were unreadable: Players and Opposition")
+    combatants = raw.get("combatants", [])
+    if not isinstance(combatants, list):
+        notes.append("the roster list was unreadable: it is empty now")
+        combatants = []
+    draft["combatants"] = [c for c in (clean_combatant(c, len(draft["sides"]), notes) for c in combatants) if c]
+    privacy = raw.get("privacy", True)
+    draft["privacy"] = privacy if isinstance(privacy, bool) else True
+    rules = data.get("rules")
+    if isinstance(rules, dict) and isinstance(rules.get("pulp"), bool):
+        pulp = rules["pulp"]
+    return draft, pulp, notes
+
+
+def clean_templates(data, notes: list[str]) -> list[dict]:
+    """Kept templates: ``{"name": …, "combatant": {…}}`` each, repaired or dropped."""
+    if data is None:
+        return []
+    if not isinstance(data, list):
+        notes.append("the kept templates could not be read")
+        return []
+    out = []
+    for t in data:
+        if not isinstance(t, dict) or not isinstance(t.get("name"), str) or not t["name"].strip():
+            notes.append("a template without a name was dropped")
+            continue
+        raw = t.get("combatant")
+        raw = {**raw, "name": raw.get("name", t["name"]), "side": 0} if isinstance(raw, dict) else None
+        entry = clean_combatant(raw, 1, notes, "template") if raw is not None else None
+        if entry is None:
+            if raw is None:
+                notes.append(f"template “{t['name'][:40]}” held no combatant: dropped")
+            continue
+        out.append({"name": t["name"], "combatant": entry})
+    return out
+
+
+def clean_saved_sides(data, notes: list[str]) -> list[dict]:
+    """Kept sides: ``{"name": …, "combatants": […]}`` each, repaired or dropped."""
+    if data is None:
+        return []
+    if not isinstance(data, list):
+        notes.append("the kept sides could not be read")
+        return []
+    out = []
+    for s in data:
+        if not isinstance(s, dict) or not isinstance(s.get("name"), str) or not s["name"].strip() \
+                or not isinstance(s.get("combatants"), list):
+            notes.append("a kept side that could not be read was dropped")
+            continue
+        members = [clean_combatant({**c, "side": 0} if isinstance(c, dict) else c, 1, notes,
+                                   f"in side “{s['name'][:40]}”, a combatant") for c in s["combatants"]]
+        out.append({"name": s["name"], "combatants": [{k: v for k, v in m.items() if k != "side"}
+                                                     for m in members if m]})
+    return out
 
 
 def card_tag(card, *extra, label: str | None = None) -> object:
@@ -78,11 +212,27 @@ def card_tag(card, *extra, label: str | None = None) -> object:
 
 
 def pips(count: int) -> object:
-    """CS-3/CS-7: suppression as pips (two pips cost a card)."""
+    """CS-3/CS-7: suppression as pips (two pips strike a card at the deal)."""
     shown = min(count, 10)
     return h("span", {"class": "pips", "role": "img", "aria-label": f"suppression {count}"},
              [h("span", {"class": ["pip", i % 2 and "pair"]}) for i in range(shown)],
              h("span", {"class": "pip-more"}, f"+{count - shown}") if count > shown else None)
+
+
+def loss_chip(f: cs.Forecast):
+    """Issue 22: exactly what the next deal strikes (CS-3, CS-10), "no cards" when so."""
+    if f.deal == 0:
+        if f.why in (None, "DEAD", "DYING"):
+            return None  # the condition's own chip says it (CS-13: no cards)
+        return h("span", {"class": "chip loss", "data-testid": "loss"}, f"no cards next round ({f.why})")
+    parts = [f"{f.by_suppression} for suppression" if f.by_suppression else "",
+             "1 for INJURED" if f.by_injury else ""]
+    parts = [p for p in parts if p]
+    if not parts:
+        return None
+    tail = "no cards" if f.keeps == 0 else f"keeps {f.keeps} of {f.deal}"
+    return h("span", {"class": "chip loss", "data-testid": "loss"},
+             f"next deal strikes {' and '.join(parts)}: {tail}")
 
 
 class ConsimView(ToolView):
@@ -94,37 +244,38 @@ class ConsimView(ToolView):
         self.draft: dict = blank_draft()
         self.rules: dict = {v.key: v.default for v in cs.VARIANTS}
         self.form: dict = blank_form()
+        self.form_gen = 0  # a new name field (so a focused stale value never survives, issue 22)
         self.editing: int | None = None
         self.seed_text = ""
         self.setup_error: str | None = None
         self.templates: list[dict] = []
         self.saved_sides: list[dict] = []
-        self.advantages: dict[int, set[str]] = {}
-        self.surprised: set[int] = set()
-        self.per_combatant = False
+        self.ticks: dict = {}
         self.players_view = False
         self.confirm_leave = False
+        self.confirm_end = False
         self.shot: dict | None = None
         self.long_pick: set[str] | None = None
         self.notice: str | None = None
-        self._last_step = -10_000  # when the order last moved (a double tap must not move it twice)
+        self._copy = (None, None)  # (the game, its spectator copy's state): the players' view
 
     # ------------------------------------------------------------ lifecycle
     def boot(self) -> None:
-        storage = self.app.store.storage
-        data = self.load_json(DRAFT_KEY)
-        if isinstance(data, dict) and draft_ok(data.get("draft")):
-            self.draft = data["draft"]
-            if isinstance(data.get("rules"), dict):
-                self.rules.update({k: v for k, v in data["rules"].items() if k in self.rules and isinstance(v, bool)})
-        templates = self.load_json(TEMPLATES_KEY)
-        if isinstance(templates, list):
-            self.templates = [t for t in templates if isinstance(t, dict) and isinstance(t.get("name"), str)]
-        sides = self.load_json(SIDES_KEY)
-        if isinstance(sides, list):
-            self.saved_sides = [s for s in sides if isinstance(s, dict) and isinstance(s.get("name"), str)
-                                and isinstance(s.get("combatants"), list)]
-        del storage
+        notes: list[str] = []
+        self.draft, self.rules["pulp"], draft_notes = repair_draft(self.load_json(DRAFT_KEY))
+        notes += draft_notes
+        self.templates = clean_templates(self.load_json(TEMPLATES_KEY), notes)
+        self.saved_sides = clean_saved_sides(self.load_json(SIDES_KEY), notes)
+        ticks = self.load_json(TICKS_KEY)
+        self.ticks = ticks if isinstance(ticks, dict) else {}
+        view = self.load_json(VIEW_KEY)
+        self.players_view = isinstance(view, dict) and view.get("players") is True
+        if notes:
+            self.app.toast("Some kept roster data could not be used as it was: " + "; ".join(notes[:4])
+                           + ("; and more" if len(notes) > 4 else "") + ".", "error")
+            self._save_draft()
+            self._keep(TEMPLATES_KEY, self.templates)
+            self._keep(SIDES_KEY, self.saved_sides)
         self.session.boot()
 
     def _keep(self, key: str, value) -> None:
@@ -133,24 +284,62 @@ class ConsimView(ToolView):
     def _save_draft(self) -> None:
         self._keep(DRAFT_KEY, {"draft": self.draft, "rules": self.rules})
 
+    def _set_players_view(self, on: bool) -> None:
+        self.players_view = on
+        self.keep_json(VIEW_KEY, {"players": on},
+                       full="Storage is full: the players' view will not hold through a reload.")
+
     def _reset_view(self) -> None:
         self.shot = None
         self.long_pick = None
         self.notice = None
         self.confirm_leave = False
+        self.confirm_end = False
+
+    def escape(self) -> bool:
+        """Escape: a question is answered no, an open shot or long action is closed; then the drawers."""
+        if self.confirm_end or self.confirm_leave:
+            self.confirm_end = self.confirm_leave = False
+            return True
+        if self.shot is not None or self.long_pick is not None:
+            self.shot = self.long_pick = None
+            self.app.focus_to("shoot-open")
+            return True
+        return self.session.escape()
 
     # ------------------------------------------------------------ rendering
     def render(self):
         state = self.session.state
-        if state is not None and self.players_view and not state.facts:
+        if self.players_view and not self.spectator and (state is not None or self.session.game is None):
             # The players' view is turned towards the table: no undo, history, saves or links there.
-            return [h("div", {"data-key": "players-bar", "class": "session-bar"},
-                      h("span", {"class": "session-name"}, self.session.name or "Players' view")),
+            bar = h("div", {"class": "session-bar", "data-testid": "players-bar"},
+                    h("span", {"class": "session-name"}, "Players' view"))
+            body = self._players_screen() if state is not None else self._players_no_game()
+            return [h("div", {"data-key": "players-bar", "class": "frame-slot"}, bar),
                     h("div", {"data-key": "banner", "class": "frame-slot"}),
                     h("div", {"data-key": "drawer", "class": "frame-slot"}),
-                    h("div", {"data-key": "tracker", "class": "frame-slot"}, self.render_tracker(state))]
-        return self.frame(self.render_roster() if state is None else self.render_tracker(state),
-                          body_key="roster" if state is None else "tracker")
+                    h("div", {"data-key": "tracker", "class": "frame-slot"}, body)]
+        if state is None:
+            return self.frame(self.render_roster(), body_key="roster")
+        if self.spectator:
+            return self.frame(self._public_tracker(state, leave=False), body_key="tracker")
+        return self.frame(self.render_tracker(state), body_key="tracker")
+
+    def _copy_state(self):
+        """The spectator's copy of the open game, replayed: everything the players may see."""
+        game = self.session.game
+        if self._copy[0] is not game:
+            self._copy = (game, cs.public_state(game))
+        return self._copy[1]
+
+    def _players_screen(self):
+        return self._public_tracker(self._copy_state(), leave=True)
+
+    def _players_no_game(self):
+        return h("div", {"class": "ini-tracker players", "data-testid": "tracker"},
+                 h("section", {"class": "panel", "data-testid": "players-view"},
+                   h("h2", {}, "Players' view"), h("p", {}, "No game is open.")),
+                 self._leave_control())
 
     # ---------------- roster
     def render_roster(self):
@@ -158,29 +347,30 @@ class ConsimView(ToolView):
         problem = None
         try:
             cs.normalize_setup(self._setup())
-        except (ValueError, TypeError) as err:
+        except ValueError as err:
             problem = str(err)
         return h("div", {"class": "ini-roster", "data-testid": "roster"},
                  h("section", {"class": "panel", "aria-label": "Sides"},
                    h("h2", {}, "Sides"),
                    h("div", {"class": "row"},
-                     [h("div", {"class": ["ini-side-name", SIDE_CLASS[i]], "data-key": f"s{i}"},
+                     [h("div", {"class": ["ini-side-name", SIDE_CLASS[i % MAX_SIDES]], "data-key": f"s{i}"},
                         self._input(f"init:side.{i}", name, f"Side {i + 1} name"),
                         button("✕", "init:remove-side", i, cls="btn small ghost", aria_label=f"Remove side {name}")
-                        if len(d["sides"]) > 2 and not any(c.get("side") == i for c in d["combatants"]) else None)
+                        if len(d["sides"]) > 2 and not any(c["side"] == i for c in d["combatants"]) else None)
                       for i, name in enumerate(d["sides"])],
-                     button("+ Side", "init:add-side", cls="btn small", disabled=len(d["sides"]) >= 8))),
+                     button("+ Side", "init:add-side", cls="btn small", disabled=len(d["sides"]) >= MAX_SIDES))),
                  self._form_panel(),
                  self._roster_list(),
                  self._saved_panel(),
                  self._start_panel(problem))
 
     def _input(self, field: str, value: str, label: str, *, placeholder: str = "", hidden_label: bool = False,
-               max_len: int = 40, testid: str | None = None):
-        return h("label", {"class": "field"},
+               max_len: int = 40, testid: str | None = None, key: str | None = None, focus: str | None = None):
+        return h("label", {"class": "field", "data-key": key},
                  h("span", {"class": "visually-hidden"} if hidden_label else {}, label),
                  h("input", {"type": "text", "data-field": field, "value": value, "maxlength": str(max_len),
-                             "placeholder": placeholder or None, "autocomplete": "off", "data-testid": testid}))
+                             "placeholder": placeholder or None, "autocomplete": "off", "data-testid": testid,
+                             "data-focus": focus}))
 
     def _select(self, field: str, value: str, label: str, options):
         return h("label", {"class": "field"}, label,
@@ -209,7 +399,8 @@ class ConsimView(ToolView):
                  h("h2", {}, f"Edit {self.draft['combatants'][self.editing]['name']}" if editing else "Add combatants"),
                  templates,
                  h("div", {"class": "ini-form-grid"},
-                   self._input("init:form.name", f["name"], "Name", placeholder="Rifleman", testid="form-name"),
+                   self._input("init:form.name", f["name"], "Name", placeholder="Rifleman", testid="form-name",
+                               key=f"name-{self.form_gen}", focus="form-name"),
                    self._select("init:form.side", str(f["side"]), "Side",
                                 [(str(i), s) for i, s in enumerate(self.draft["sides"])]),
                    self._select("init:form.grain", f["grain"], "Kind (CS-1)",
@@ -237,8 +428,7 @@ class ConsimView(ToolView):
         return None
 
     def _summary(self, c: dict) -> str:
-        bits = [c.get("grain", "individual"), c.get("training", "untrained")]
-        bits += [cs.Trait(t).label.lower() for t in c.get("weapon", []) if t in {x.value for x in cs.Trait}]
+        bits = [c["grain"], c["training"]] + [cs.Trait(t).label.lower() for t in c["weapon"]]
         return ", ".join(bits)
 
     def _roster_list(self):
@@ -247,25 +437,25 @@ class ConsimView(ToolView):
         for s, side in enumerate(d["sides"]):
             rows = []
             for i, c in enumerate(d["combatants"]):
-                if c.get("side") != s:
+                if c["side"] != s:
                     continue
                 rows.append(h("li", {"class": ["ini-row", self.editing == i and "editing"], "data-key": f"c{i}"},
                               h("div", {"class": "ini-row-main"},
-                                h("strong", {}, c.get("name", "")),
-                                h("span", {"class": "badge"}, "PC") if c.get("player") else None,
+                                h("strong", {}, c["name"]),
+                                h("span", {"class": "badge"}, "PC") if c["player"] else None,
                                 h("span", {"class": "muted small"}, self._summary(c))),
                               h("div", {"class": "row ini-row-buttons"},
-                                button("↑", "init:up", i, cls="btn small ghost", aria_label=f"Move {c.get('name')} up",
+                                button("↑", "init:up", i, cls="btn small ghost", aria_label=f"Move {c['name']} up",
                                        disabled=i == 0),
                                 button("↓", "init:down", i, cls="btn small ghost",
-                                       aria_label=f"Move {c.get('name')} down", disabled=i == len(d["combatants"]) - 1),
-                                button("Edit", "init:edit", i, cls="btn small", aria_label=f"Edit {c.get('name')}"),
+                                       aria_label=f"Move {c['name']} down", disabled=i == len(d["combatants"]) - 1),
+                                button("Edit", "init:edit", i, cls="btn small", aria_label=f"Edit {c['name']}"),
                                 button("Duplicate", "init:dup", i, cls="btn small",
-                                       aria_label=f"Duplicate {c.get('name')}"),
+                                       aria_label=f"Duplicate {c['name']}"),
                                 button("✕", "init:remove", i, cls="btn small ghost danger",
-                                       aria_label=f"Remove {c.get('name')}"))))
+                                       aria_label=f"Remove {c['name']}"))))
             count = len(rows)
-            groups.append(h("section", {"class": ["panel ini-side", SIDE_CLASS[s]], "data-key": f"g{s}",
+            groups.append(h("section", {"class": ["panel ini-side", SIDE_CLASS[s % MAX_SIDES]], "data-key": f"g{s}",
                                         "aria-label": f"{side} roster"},
                             h("div", {"class": "spread"},
                               h("h2", {}, f"{side} ", h("span", {"class": "muted small"}, f"({count})")),
@@ -282,7 +472,7 @@ class ConsimView(ToolView):
                  h("h2", {}, "Kept between games"),
                  h("ul", {"class": "ini-saved"},
                    [h("li", {"data-key": f"ss{i}"},
-                      h("span", {}, h("strong", {}, s["name"]), f" — {len(s['combatants'])} combatants"),
+                      h("span", {}, h("strong", {}, s["name"]), f" — {cs._plural(len(s['combatants']), 'combatant')}"),
                       button("Load", "init:load-side", i, cls="btn small", aria_label=f"Load side {s['name']}"),
                       button("Forget", "init:forget-side", i, cls="btn small ghost",
                              aria_label=f"Forget side {s['name']}"))
@@ -315,69 +505,69 @@ class ConsimView(ToolView):
         return {"sides": list(self.draft["sides"]), "combatants": self.draft["combatants"],
                 "privacy": bool(self.draft.get("privacy", True))}
 
-
-    # ---------------- tracker
-    def _public_only(self, st) -> bool:
-        return self.players_view or st.facts
-
+    # ---------------- the Observer's tracker
     def render_tracker(self, st):
-        public = self._public_only(st)
-        if public:
-            main = self._players_view(st)
-        elif st.phase == "ready":
+        if st.phase == "ready":
             main = self._round_setup(st)
         else:
             main = self._round_view(st)
-        return h("div", {"class": ["ini-tracker", public and "players"], "data-testid": "tracker",
-                         "data-phase": st.phase, "data-round": st.round},
+        return h("div", {"class": "ini-tracker", "data-testid": "tracker", "data-phase": st.phase,
+                         "data-round": st.round},
                  h("div", {"class": "ini-head"},
                    h("p", {"class": "status", "role": "status", "data-testid": "status"},
-                     with_rule_refs(cs.status(st) if not public else self._public_status(st), ROUTE)),
-                   None if public else button("Players' view", "init:players", cls="btn small",
-                                              data_testid="players-view-button")),
+                     with_rule_refs(cs.status(st), ROUTE)),
+                   button("Players' view", "init:players", cls="btn small", data_testid="players-view-button")),
                  h("p", {"class": "msg-error refusal", "role": "alert", "data-testid": "refusal"},
                    with_rule_refs(self.notice, ROUTE)) if self.notice else None,
                  main,
-                 self._log(st, public),
-                 None if public else self._rules_in_play(st))
+                 self._log(st),
+                 self._rules_in_play(st))
 
-    def _public_status(self, st) -> str:
-        if st.phase != "round":
-            return cs.status(st)
-        cur = cs.current_turn(st)
-        if cur is None:
-            return f"Round {st.round}: everyone has acted."
-        turn = st.turns[cur]
-        if cs.is_hidden(st, turn.combatant):
-            return f"Round {st.round}: the Observer's combatants act."
-        return cs.status(st)
+    def _ticks_for(self, st) -> tuple[dict[int, list[str]], set[int], bool]:
+        """The ticks for the next deal: what the Observer set for this round, or else
+        the advantages of the last deal carried over and no surprise (issue 22)."""
+        t = self.ticks
+        mine = isinstance(t, dict) and t.get("slot") == self.session.slot and t.get("round") == st.round + 1
+        per = bool(t.get("per")) if isinstance(t, dict) else False
+        if mine:
+            adv = {}
+            raw = t.get("advantages")
+            if isinstance(raw, dict):
+                for k, v in raw.items():
+                    if isinstance(k, str) and k.isdigit() and int(k) < len(st.combatants) and isinstance(v, list):
+                        adv[int(k)] = [a for a in cs.ADVANTAGES if a in v]
+            surprised = t.get("surprised")
+            surprised = {s for s in surprised if isinstance(s, int) and not isinstance(s, bool)
+                         and 0 <= s < len(st.sides)} if isinstance(surprised, list) else set()
+            return adv, surprised, per
+        adv = {i: list(a) for i, a in enumerate(st.advantages) if a and cs.can_act(st, i)}
+        return adv, set(), per
 
-    def _chips(self, st, i: int):
-        """Status chips, suppression pips, countdown badges and next round's card losses."""
+    def _store_ticks(self, st, adv: dict[int, list[str]], surprised: set[int], per: bool) -> None:
+        self.ticks = {"slot": self.session.slot, "round": st.round + 1,
+                      "advantages": {str(i): v for i, v in sorted(adv.items()) if v},
+                      "surprised": sorted(surprised), "per": per}
+        self.keep_json(TICKS_KEY, self.ticks, full="Storage is full: the ticks are not kept through a reload.")
+
+    def _chips(self, st, i: int, adv: dict[int, list[str]] | None = None, surprised: set[int] | None = None):
+        """Status chips, suppression pips, countdown badges and what the next deal strikes."""
         s = st.statuses[i]
-        c = st.combatants[i]
         chips = []
         if s.condition is not cs.Condition.OK:
             chips.append(h("span", {"class": ["chip", f"cond-{s.condition.value}"], "data-testid": f"cond-{i}"},
                            s.condition.label))
         if s.countdown is not None and s.condition is cs.Condition.INJURED:
             chips.append(h("span", {"class": "chip count ok" if s.treated else "chip count"},
-                           "treated" if s.treated else f"dying in {cs._plural(s.countdown, 'round')}"))
+                           "treated: will not start DYING" if s.treated else
+                           f"DYING in {cs._plural(s.countdown, 'round')} unless treated"))
         if s.countdown is not None and s.condition is cs.Condition.DYING:
             chips.append(h("span", {"class": "chip count ok" if s.first_aid else "chip count urgent"},
-                           "first aid given" if s.first_aid else f"dies in {cs._plural(s.countdown, 'round')}"))
+                           "first aid given" if s.first_aid else f"DEAD in {cs._plural(s.countdown, 'round')}"))
         if s.suppression:
             chips.append(pips(s.suppression))
-        if s.condition is not cs.Condition.DEAD:
-            due, drop, _ = cs.cards_due(0, s.suppression, s.condition, no_cards=s.no_cards_next, player=c.player,
-                                        pulp=bool(st.settings.get("pulp")))
-            if s.no_cards_next:
-                chips.append(h("span", {"class": "chip loss"}, "no cards next round"))
-            elif s.condition is cs.Condition.INJURED or drop:
-                lost = (1 if s.condition is cs.Condition.INJURED and due == 0 else 0) + drop
-                if s.condition is cs.Condition.INJURED:
-                    lost = 1 + drop
-                chips.append(h("span", {"class": "chip loss"}, f"−{lost} card{'s' if lost != 1 else ''} next round"))
+        if s.condition is not cs.Condition.DEAD and adv is not None:
+            side = st.combatants[i].side
+            chips.append(loss_chip(cs.forecast(st, i, len(adv.get(i, [])), side in (surprised or set()))))
         return chips
 
     def _now_panel(self, st):
@@ -385,10 +575,10 @@ class ConsimView(ToolView):
         if cur is None:
             return h("section", {"class": "panel ini-now", "data-testid": "now"},
                      h("h2", {}, f"Round {st.round}: everyone has acted"),
-                     h("p", {"class": "muted"}, "Ending the round sheds suppression of anyone not fired on (",
+                     h("p", {"class": "muted"}, "Ending the round sheds the suppression of anyone not fired on (",
                        rule_ref("CS-12", ROUTE), ") and counts down wounds (", rule_ref("CS-13", ROUTE), ")."),
                      h("div", {"class": "row"},
-                       button(f"End round {st.round}", "init:end-round", cls="btn primary big")))
+                       button(f"End round {st.round}", "init:end-round", cls="btn primary big", data_focus="end")))
         turn = st.turns[cur]
         i = turn.combatant
         c = st.combatants[i]
@@ -396,75 +586,94 @@ class ConsimView(ToolView):
         long = None
         if self.long_pick is not None:
             long = h("div", {"class": "ini-long", "role": "group", "aria-label": "Cards for a long action"},
-                     h("p", {"class": "muted small"}, "Tap the cards to spend; the action happens at the lowest (",
-                       rule_ref("CS-5", ROUTE), ")."),
+                     h("p", {"class": "muted small"}, f"A long action spends this turn's {turn.card.label} and more "
+                       "of these cards; it happens at the lowest one spent (", rule_ref("CS-5", ROUTE), ")."),
                      h("div", {"class": "row"},
                        [button(t.card.label, "init:long-pick", t.card.token,
-                               cls=["btn small", t.card.token in self.long_pick and "on"],
-                               aria_pressed="true" if t.card.token in self.long_pick else "false",
-                               aria_label=f"Spend the {t.card.name}") for t in mine],
+                               cls=["btn small", (t.card.token in self.long_pick or t is turn) and "on"],
+                               aria_pressed="true" if t.card.token in self.long_pick or t is turn else "false",
+                               aria_label=f"Spend the {t.card.name}" + (" (this turn's card)" if t is turn else ""),
+                               disabled=t is turn, data_focus="long-card" if n == 1 else None)
+                        for n, t in enumerate(mine)],
                        button("Spend these cards", "init:long-ok", cls="btn small primary",
-                              disabled=len(self.long_pick) < 2),
+                              disabled=len(self.long_pick | {turn.card.token}) < 2),
                        button("Cancel", "init:long-cancel", cls="btn small ghost")))
-        return h("section", {"class": ["panel ini-now", SIDE_CLASS[c.side]], "data-testid": "now",
+        return h("section", {"class": ["panel ini-now", SIDE_CLASS[c.side % MAX_SIDES]], "data-testid": "now",
                              "aria-label": "Acting now"},
                  h("div", {"class": "ini-now-head"},
                    card_view(turn.card, "big", label=f"Acting on the {turn.card.name}"),
                    h("div", {"class": "ini-now-who"},
                      h("p", {"class": "muted small"}, f"Acting now · {st.sides[c.side]}"),
                      h("h2", {"data-testid": "current-actor"}, c.name),
-                     h("p", {"class": "small"}, "Long action, also spends ",
+                     h("p", {"class": "small"}, "Long action: also spends ",
                        ", ".join(x.label for x in turn.spent), " (", rule_ref("CS-5", ROUTE), ")")
                      if turn.spent else None,
-                     h("div", {"class": "chips"}, self._chips(st, i)))),
+                     h("div", {"class": "chips"}, self._chips(st, i)),
+                     button("Long action…", "init:long-open", cls="btn small", disabled=len(mine) < 2,
+                            data_focus="long-open"))),
                  h("div", {"class": "row ini-main-actions"},
-                   button("Next ▸", "init:next", cls="btn primary big", aria_keyshortcuts="N"),
+                   button("Next ▸", "init:next", cls="btn primary big", aria_keyshortcuts="N", data_focus="next"),
                    button("Shoot…", "init:shoot-open", cls=["btn big", self.shot is not None and "on"],
-                          aria_expanded="true" if self.shot is not None else "false"),
-                   button("Long action…", "init:long-open", cls="btn", disabled=len(mine) < 2)),
+                          aria_expanded="true" if self.shot is not None else "false", data_focus="shoot-open")),
+                 h("p", {"class": "muted small ini-turn-note"}, "One action on this card: a shot, or pass with Next (",
+                   rule_ref("CS-5", ROUTE), ")."),
                  long)
 
-    def _order(self, st, public: bool = False):
+    def _order(self, st):
         cur = cs.current_turn(st)
-        done = [t for t in st.turns if t.done]
+        done, left = cs.turn_counts(st)
         items = []
         for n, t in enumerate(st.turns):
             if t.done:
                 continue
-            if public and cs.is_hidden(st, t.combatant):
-                continue
             c = st.combatants[t.combatant]
             out = not cs.can_act(st, t.combatant)
-            items.append(h("li", {"class": ["ini-entry", SIDE_CLASS[c.side], n == cur and "current", out and "out"],
+            items.append(h("li", {"class": ["ini-entry", SIDE_CLASS[c.side % MAX_SIDES], n == cur and "current",
+                                            out and "out"],
                                   "data-key": f"t{t.card.token}", "aria-current": "true" if n == cur else None,
                                   "data-testid": "order-entry"},
                            card_tag(t.card),
                            h("span", {"class": "ini-entry-name"}, c.name),
                            h("span", {"class": "muted small"}, "+ " + ", ".join(x.label for x in t.spent))
                            if t.spent else None,
-                           h("span", {"class": "badge"}, "out (HR-CS-3)") if out else None))
+                           h("span", {"class": "badge"}, f"skipped: {st.statuses[t.combatant].condition.label}")
+                           if out else None))
         end_early = None
-        if not public and cur is not None:
-            end_early = button(f"End round {st.round} now", "init:end-round", cls="btn small ghost",
-                               data_testid="end-early")
+        if cur is not None and not self.confirm_end:
+            end_early = button(f"End round {st.round} now…", "init:end-early", cls="btn small ghost",
+                               data_testid="end-early", data_focus="end-early")
+        body = h("ol", {"class": "ini-order-list", "data-testid": "order", "tabindex": "0",
+                        "aria-label": "Cards still to act"}, items) if items else \
+            h("p", {"class": "muted"}, "No one left to act this round.")
+        if self.confirm_end and cur is not None:
+            waiting = [f"{st.combatants[t.combatant].name} ({t.card.label})" for t in st.turns
+                       if not t.done and cs.can_act(st, t.combatant)]
+            body = h("div", {"class": "ini-confirm", "role": "alertdialog", "aria-label": f"End round {st.round}?",
+                             "data-testid": "end-confirm"},
+                     h("p", {}, h("strong", {}, f"End round {st.round} now? "),
+                       f"{cs._plural(len(waiting), 'card')} {'has' if len(waiting) == 1 else 'have'} not acted: ",
+                       ", ".join(waiting[:8]) + (" …" if len(waiting) > 8 else ""),
+                       ". They lose these turns."),
+                     h("div", {"class": "row"},
+                       button("Keep playing", "init:end-no", cls="btn", data_focus="end-no"),
+                       button(f"End round {st.round}", "init:end-yes", cls="btn danger")))
         return h("section", {"class": "panel ini-order", "aria-label": "Acting order"},
                  h("div", {"class": "spread"},
-                   h("h2", {}, "Acting order ", h("span", {"class": "muted small"},
-                                                  f"{len(done)} done · {len(items)} to go")),
+                   h("h2", {}, "Acting order ", h("span", {"class": "muted small"}, f"{done} done · {left} to go")),
                    end_early),
-                 h("ol", {"class": "ini-order-list", "data-testid": "order", "tabindex": "0",
-                          "aria-label": "Cards still to act"}, items) if items else
-                 h("p", {"class": "muted"}, "No one left to act this round."))
+                 body)
 
     def _round_view(self, st):
-        # While a shot is being set up it takes the order's place: odds and the roll stay on screen.
+        # While a shot is being set up it takes the order's place: odds and the roll stay on screen,
+        # and so does the roster with the targets' suppression and wounds (issue 22).
         shooting = self.shot is not None and cs.current_turn(st) is not None
+        adv, surprised, _ = self._ticks_for(st)
         return h("div", {"class": "ini-round"},
+                 self._deal_notes(st),
                  h("div", {"class": ["ini-top", shooting and "shooting"]},
                    h("div", {"class": "ini-now-col"}, self._now_panel(st), None if shooting else self._last_shot(st)),
-                   self._shot_panel(st) if shooting else self._order(st)),
-                 self._deal_notes(st),
-                 self._board(st))
+                   self._shot_panel(st) if shooting else self._order(st),
+                   self._board(st, adv, surprised)))
 
     def _deal_notes(self, st):
         if not st.nothing:
@@ -474,28 +683,25 @@ class ConsimView(ToolView):
                  h("span", {"class": "badge ruling"}, "Ruling"),
                  f" One deck could not cover everyone: {names} got nothing or fewer cards than due.")
 
-    def _board(self, st, public: bool = False):
+    def _board(self, st, adv=None, surprised=None):
         groups = []
         for s, side in enumerate(st.sides):
             rows = []
             for i, c in enumerate(st.combatants):
                 if c.side != s:
                     continue
-                hidden = public and cs.is_hidden(st, i)
-                if hidden:
-                    continue
-                hand = st.hands[i] if st.phase == "round" or st.round else None
+                hand = st.hands[i] if st.phase == "round" else None
                 stt = st.statuses[i]
                 actions = []
-                if not public and stt.condition is cs.Condition.INJURED and not stt.treated:
-                    actions.append(button("Treated", "init:treat", i, cls="btn small",
-                                          aria_label=f"Mark {c.name} treated"))
-                if not public and stt.condition is cs.Condition.DYING and not stt.first_aid:
-                    actions.append(button("First aid", "init:first-aid", i, cls="btn small danger",
-                                          aria_label=f"First aid for {c.name}"))
+                if stt.condition is cs.Condition.INJURED and not stt.treated:
+                    actions.append(button("Treat", "init:treat", i, cls="btn small",
+                                          aria_label=f"Treat {c.name} (stops the DYING countdown)"))
+                if stt.condition is cs.Condition.DYING and not stt.first_aid:
+                    actions.append(button("Give first aid", "init:first-aid", i, cls="btn small danger",
+                                          aria_label=f"Give first aid to {c.name}"))
                 cards = []
-                if hand is not None and st.phase == "round":
-                    cards = [card_tag(x, "lost", label=f"{x.name}, lost to suppression") for x in hand.lost]
+                if hand is not None:
+                    cards = [card_tag(x, "lost", label=f"{x.name}, struck at the deal") for x in hand.lost]
                     cards += [card_tag(x, "done" if self._card_done(st, i, x) else "",
                                        label=f"{x.name}{', acted' if self._card_done(st, i, x) else ''}")
                               for x in hand.kept]
@@ -504,59 +710,56 @@ class ConsimView(ToolView):
                               h("div", {"class": "ini-fighter-name"},
                                 h("strong", {}, c.name),
                                 h("span", {"class": "badge"}, "PC") if c.player else None,
-                                h("span", {"class": "badge note"}, "hidden") if not public and cs.is_hidden(st, i)
-                                else None),
+                                h("span", {"class": "badge note"}, "hidden") if cs.is_hidden(st, i) else None),
                               h("div", {"class": "ini-hand"}, cards) if cards else None,
-                              h("div", {"class": "chips"}, self._chips(st, i)),
-                              h("div", {"class": "row"}, actions) if actions else None))
-            hidden_count = sum(1 for i, c in enumerate(st.combatants) if c.side == s and public and cs.is_hidden(st, i))
-            groups.append(h("section", {"class": ["panel ini-side", SIDE_CLASS[s]], "data-key": f"b{s}",
+                              h("div", {"class": "chips"}, self._chips(st, i, adv, surprised), actions)))
+            groups.append(h("section", {"class": ["panel ini-side", SIDE_CLASS[s % MAX_SIDES]], "data-key": f"b{s}",
                                         "aria-label": side},
                             h("h2", {}, side, " ", h("span", {"class": "badge note"}, "surprised")
                               if s in st.surprised and st.phase == "round" else None),
-                            h("ul", {"class": "ini-board-list"}, rows) if rows else None,
-                            h("p", {"class": "muted small"},
-                              f"{cs._plural(hidden_count, 'combatant')} of the Observer: hidden.")
-                            if hidden_count else None))
-        return h("div", {"class": "ini-board"}, groups)
+                            h("ul", {"class": "ini-board-list"}, rows) if rows else
+                            h("p", {"class": "muted small"}, "No combatants.")))
+        return h("div", {"class": "ini-board", "data-testid": "board"}, groups)
 
     def _card_done(self, st, i, card) -> bool:
         return any(t.done and t.combatant == i and (t.card == card or card in t.spent) for t in st.turns)
 
     # ---------------- round setup (advantages, surprise, deal)
     def _round_setup(self, st):
+        adv, surprised, per_combatant = self._ticks_for(st)
         alive = [i for i, _ in enumerate(st.combatants) if cs.can_act(st, i)]
         sides = []
         for s, side in enumerate(st.sides):
             members = [i for i in alive if st.combatants[i].side == s]
-            toggles = [button(label, "init:adv-side", f"{s}.{key}",
-                              cls=["btn small", members and all(key in self.advantages.get(i, set()) for i in members)
-                                   and "on"],
-                              aria_pressed="true" if members and all(
-                                  key in self.advantages.get(i, set()) for i in members) else "false")
+
+            def all_on(key: str) -> bool:
+                return bool(members) and all(key in adv.get(i, []) for i in members)
+
+            toggles = [button(label, "init:adv-side", f"{s}.{key}", cls=["btn small", all_on(key) and "on"],
+                              aria_pressed="true" if all_on(key) else "false", disabled=not members)
                        for key, label in cs.ADVANTAGES.items()]
             per = None
-            if self.per_combatant:
+            if per_combatant:
                 per = h("ul", {"class": "ini-adv-list"},
                         [h("li", {"data-key": f"a{i}"},
                            h("span", {"class": "ini-adv-name"}, st.combatants[i].name),
                            h("span", {"class": "row"},
-                             [button(label.split()[-1], "init:adv", f"{i}.{key}",
-                                     cls=["btn small", key in self.advantages.get(i, set()) and "on"],
-                                     aria_pressed="true" if key in self.advantages.get(i, set()) else "false",
+                             [button(label.split()[-1].capitalize(), "init:adv", f"{i}.{key}",
+                                     cls=["btn small", key in adv.get(i, []) and "on"],
+                                     aria_pressed="true" if key in adv.get(i, []) else "false",
                                      aria_label=f"{label} for {st.combatants[i].name}")
                               for key, label in cs.ADVANTAGES.items()]))
                          for i in members])
-            sides.append(h("section", {"class": ["panel ini-side", SIDE_CLASS[s]], "data-key": f"r{s}",
+            sides.append(h("section", {"class": ["panel ini-side", SIDE_CLASS[s % MAX_SIDES]], "data-key": f"r{s}",
                                        "aria-label": f"{side}: advantages"},
                            h("div", {"class": "spread"}, h("h2", {}, side),
                              button(["Surprised (CS-4)", h("span", {"class": "visually-hidden"}, f": {side}")],
-                                    "init:surprise", s, cls=["btn small", s in self.surprised and "on"],
-                                    aria_pressed="true" if s in self.surprised else "false")),
+                                    "init:surprise", s, cls=["btn small", s in surprised and "on"],
+                                    aria_pressed="true" if s in surprised else "false")),
                            h("p", {"class": "msg-warn small"}, "Surprised: this side gets no cards this round (",
-                             rule_ref("CS-4", ROUTE), ").") if s in self.surprised else None,
+                             rule_ref("CS-4", ROUTE), ").") if s in surprised else None,
                            h("div", {"class": "row", "role": "group", "aria-label": f"Advantages of all of {side}"},
-                             toggles),
+                             toggles) if members else h("p", {"class": "muted small"}, "No one here can act."),
                            per))
         return h("div", {"class": "ini-round"},
                  h("section", {"class": "panel ini-deal", "data-testid": "deal-panel"},
@@ -564,14 +767,18 @@ class ConsimView(ToolView):
                      h("div", {},
                        h("h2", {}, f"Round {st.round + 1}"),
                        h("p", {"class": "muted small"}, "Each combatant gets 1 card plus 1 per advantage (",
-                         rule_ref("CS-2", ROUTE), "); every 2 suppression costs the highest card (",
-                         rule_ref("CS-3", ROUTE), "); a surprised side gets none (", rule_ref("CS-4", ROUTE), ").")),
+                         rule_ref("CS-2", ROUTE), "); then every 2 suppression and an injury strike the highest "
+                         "card (", rule_ref("CS-3", ROUTE), "); a surprised side gets none (",
+                         rule_ref("CS-4", ROUTE), ")."),
+                       h("p", {"class": "muted small", "data-testid": "carry-rule"},
+                         "Advantages stay ticked from round to round until you untick them; surprise is for "
+                         "one round only and clears after the deal.")),
                      h("div", {"class": "row"},
-                       button("Per combatant" if not self.per_combatant else "Per side only", "init:per",
-                              cls="btn small", aria_pressed="true" if self.per_combatant else "false"),
-                       button("Deal", "init:deal", cls="btn primary big")))),
+                       button("Per combatant" if not per_combatant else "Per side only", "init:per",
+                              cls="btn small", aria_pressed="true" if per_combatant else "false"),
+                       button("Deal", "init:deal", cls="btn primary big", data_focus="deal")))),
                  h("div", {"class": "ini-adv-grid"}, sides),
-                 self._board(st))
+                 self._board(st, adv, surprised))
 
     # ---------------- shooting
     def _shot_panel(self, st):
@@ -589,10 +796,10 @@ class ConsimView(ToolView):
         friends = [i for i in targets if st.combatants[i].side == shooter.side]
         chosen = shot["targets"]
 
-        def target_button(i):
+        def target_button(i, first: bool = False):
             on = i in chosen
             return button(st.combatants[i].name, "init:target", i, cls=["btn small", on and "on"],
-                          aria_pressed="true" if on else "false")
+                          aria_pressed="true" if on else "false", data_focus="target" if first else None)
 
         semi_row = None
         if shooter.has(cs.Trait.SEMI_AUTOMATIC):
@@ -600,11 +807,17 @@ class ConsimView(ToolView):
                         h("span", {"class": "row", "role": "radiogroup", "aria-label": "Semi-automatic: +1 to"},
                           [button(label, "init:semi", value, cls=["btn small", shot["semi"] == value and "on"],
                                   role="radio", aria_checked="true" if shot["semi"] == value else "false")
-                           for value, label in (("hit", "+1 hit"), ("damage", "+1 damage"))])]
-        odds = cs.shot_odds(shooter, mode, cover, shot["semi"] if shooter.has(cs.Trait.SEMI_AUTOMATIC) else None)
+                           for value, label in (("hit", "+1 to hit"), ("damage", "+1 damage"))])]
+        semi = shot["semi"] if shooter.has(cs.Trait.SEMI_AUTOMATIC) else None
+        odds = cs.shot_odds(shooter, mode, cover, semi)
         problem = cs.check_shot(st, shooter_i, chosen, mode) if chosen else None
         mult = cs.suppression_multiplier(shooter)
-        per_target = cs.suppression_caused(shooter, unseen=shot["unseen"])
+        base = cs._base_ticks(shot["unseen"], False)
+        per_target = base * mult
+        vehicle = {2: "ground-vehicle", 3: "air-vehicle"}.get(mult)
+        ticks = (f"Each target takes {per_target} suppression" + (f" ({base} ×{mult} for the {vehicle} weapon)"
+                                                                   if vehicle else "")
+                 + (f", {mult} more on a miss" if mode == "suppressive" else ""))
         odds_view = h("div", {"class": "ini-odds", "data-testid": "odds"},
                       h("p", {}, h("strong", {"data-testid": "hit-chance"}, f"Hit {cs._pct(odds.hit)}"),
                         h("span", {"class": "muted small"},
@@ -614,10 +827,7 @@ class ConsimView(ToolView):
                       h("p", {"class": "small odds-wounds"}, f"If hit, 1d6 + {odds.damage_modifier}: ",
                         [h("span", {"class": ["odds-bit", f"w-{w.value}"]}, f"{WOUND_LABEL[w]} {cs._pct(p)}")
                          for w, p in odds.wounds.items() if p], h("span", {}, "(", rule_ref("CS-10", ROUTE), ")")),
-                      h("p", {"class": "muted small"},
-                        f"Each target takes {per_target} suppression"
-                        + (f" (+{mult} more on a miss)" if mode == "suppressive" else "")
-                        + (f", ×{mult} for a vehicle weapon" if mult > 1 else "") + " (", rule_ref("CS-7", ROUTE), ")."))
+                      h("p", {"class": "muted small"}, ticks, " (", rule_ref("CS-7", ROUTE), ")."))
         return h("section", {"class": "panel ini-shot", "aria-label": "Shoot", "data-testid": "shot-panel"},
                  h("div", {"class": "spread"},
                    h("h3", {}, f"{shooter.name} shoots"),
@@ -627,19 +837,21 @@ class ConsimView(ToolView):
                       for value, label in (("aimed", "Aimed (CS-8)"), ("suppressive", "Suppressive (CS-9)"))])),
                  h("div", {"class": "row", "role": "group", "aria-label": "Targets"},
                    h("span", {"class": "muted small"}, "Targets" if area else "Target", ":"),
-                   [target_button(i) for i in enemies]),
+                   [target_button(i, n == 0) for n, i in enumerate(enemies)]),
                  h("div", {"class": "row"},
                    h("span", {"class": "row", "role": "radiogroup", "aria-label": "Cover (CS-8)"},
                      [button(COVER_LABEL[c], "init:cover", c.value, cls=["btn small", cover == c.value and "on"],
                              role="radio", aria_checked="true" if cover == c.value else "false") for c in cs.Cover]),
-                   button("Unseen (CS-7)", "init:unseen", cls=["btn small", shot["unseen"] and "on"],
+                   button("Unseen by the target (CS-7)", "init:unseen", cls=["btn small", shot["unseen"] and "on"],
                           aria_pressed="true" if shot["unseen"] else "false")),
                  h("div", {"class": "row"}, semi_row) if semi_row else None,
                  odds_view,
                  h("p", {"class": "msg-error"}, with_rule_refs(problem, ROUTE)) if problem else None,
+                 h("p", {"class": "muted small"}, "The shot is this card's action: the turn then moves on (",
+                   rule_ref("CS-5", ROUTE), ")."),
                  h("div", {"class": "row"},
-                   button(f"Roll the dice ({len(chosen)} target{'s' if len(chosen) != 1 else ''})", "init:fire",
-                          cls="btn primary", disabled=not chosen or problem is not None),
+                   button(f"Roll the dice ({cs._plural(len(chosen), 'target')})", "init:fire",
+                          cls="btn primary", disabled=not chosen or problem is not None, data_focus="fire"),
                    button("Cancel", "init:shoot-close", cls="btn ghost")),
                  h("details", {"class": "ini-friends"}, h("summary", {}, "Fire at own side"),
                    h("div", {"class": "row"}, [target_button(i) for i in friends])) if friends else None)
@@ -650,57 +862,122 @@ class ConsimView(ToolView):
             return None
         rows = []
         for r in shot.targets:
-            dice = [h("span", {"class": "die d10", "role": "img", "aria-label": f"d10 rolled {r.d10}"}, str(r.d10))]
+            dice = []
+            if r.d10 is not None:
+                dice.append(h("span", {"class": "die d10", "role": "img", "aria-label": f"d10 rolled {r.d10}"},
+                              str(r.d10)))
             if r.d6 is not None:
                 dice.append(h("span", {"class": "die d6", "role": "img", "aria-label": f"d6 rolled {r.d6}"}, str(r.d6)))
+            name = st.combatants[r.target].name
             rows.append(h("li", {"data-key": f"r{r.target}", "class": "ini-result"},
-                          h("div", {"class": "ini-dice"}, dice),
+                          h("div", {"class": "ini-dice"}, dice) if dice else None,
                           h("div", {},
-                            h("strong", {}, st.combatants[r.target].name, ": ",
-                              WOUND_LABEL[r.wound] if r.wound else "miss"),
-                            h("p", {"class": "small"},
-                              with_rule_refs(r.text.removeprefix(f"{st.combatants[r.target].name}: "), ROUTE)))))
-        return h("section", {"class": "panel ini-shot-result", "data-testid": "shot-result", "aria-live": "polite"},
-                 h("h3", {}, f"{st.combatants[shot.shooter].name}: ",
-                   "aimed shot" if shot.mode == "aimed" else "suppressive fire"),
+                            h("strong", {}, name, ": ", WOUND_LABEL[r.wound] if r.wound else "miss"),
+                            h("p", {"class": "small"}, with_rule_refs(r.text.removeprefix(f"{name}: "), ROUTE)))))
+        for t in shot.hidden:
+            rows.append(h("li", {"data-key": f"r{t}", "class": "ini-result"},
+                          h("div", {}, h("strong", {}, st.combatants[t].name, ": "), "the result is hidden")))
+        who = "An unseen shooter" if shot.shooter is None else st.combatants[shot.shooter].name
+        return h("section", {"class": "panel ini-shot-result", "data-testid": "shot-result", "aria-live": "polite",
+                             "tabindex": "-1", "data-focus": "result"},
+                 h("h3", {}, f"{who}: ", "aimed shot" if shot.mode == "aimed" else "suppressive fire"),
                  h("ul", {"class": "ini-results"}, rows))
 
-    # ---------------- players' view
-    def _players_view(self, st):
-        banner = None
-        if st.facts:
-            banner = h("p", {"class": "msg-warn", "role": "status"},
-                       "Spectator copy: it shows the public facts of the game and cannot deal or roll.")
-        leave = None
-        if not st.facts:
-            if self.confirm_leave:
-                leave = h("div", {"class": "panel ini-leave", "role": "alertdialog",
-                                  "aria-label": "Back to the Observer's view"},
-                          h("p", {}, "Show the Observer's view? Hidden cards and statuses become visible."),
-                          h("div", {"class": "row"},
-                            button("Stay in the players' view", "init:leave-no", cls="btn"),
-                            button("Yes, show everything", "init:leave-yes", cls="btn danger")))
-            else:
-                leave = h("div", {"class": "row ini-leave-row"},
-                          button("Observer's view…", "init:leave", cls="btn small ghost"))
-        order = self._order(st, public=True) if st.phase == "round" else None
-        return h("div", {"class": "ini-round", "data-testid": "players-view"},
-                 banner,
-                 h("div", {"class": "ini-top"},
-                   h("section", {"class": "panel ini-now"},
-                     h("h2", {}, "Players' view"),
-                     h("p", {"class": "muted small"}, "Cards and statuses of the Observer's combatants are hidden.")),
-                   order),
-                 self._board(st, public=True),
-                 leave)
+    # ---------------- what the players see (the players' view, a spectator's copy)
+    def _public_tracker(self, st, leave: bool):
+        """Drawn from a spectator's copy: placeholders for the hidden, no control but leaving."""
+        done, left = cs.turn_counts(st)
+        hidden = bool(st.hidden)
+        items = []
+        if st.unseen_acting:
+            items.append(h("li", {"class": "ini-entry current unseen", "data-key": "unseen", "aria-current": "true",
+                                  "data-testid": "order-entry"},
+                           h("span", {"class": "ctag unseen", "role": "img", "aria-label": "a hidden card"}, "?"),
+                           h("span", {"class": "ini-entry-name"}, "The Observer's combatants are acting")))
+        cur = cs.current_turn(st)
+        for n, t in enumerate(st.turns):
+            if t.done or not cs.can_act(st, t.combatant):
+                continue
+            c = st.combatants[t.combatant]
+            items.append(h("li", {"class": ["ini-entry", SIDE_CLASS[c.side % MAX_SIDES], n == cur and "current"],
+                                  "data-key": f"t{t.card.token}", "aria-current": "true" if n == cur else None,
+                                  "data-testid": "order-entry"},
+                           card_tag(t.card), h("span", {"class": "ini-entry-name"}, c.name),
+                           h("span", {"class": "muted small"}, "+ " + ", ".join(x.label for x in t.spent))
+                           if t.spent else None))
+        note = ", not counting the Observer's hidden cards" if hidden and st.phase == "round" else ""
+        order = None
+        if st.phase == "round":
+            order = h("section", {"class": "panel ini-order", "aria-label": "Acting order"},
+                      h("h2", {}, "Acting order ", h("span", {"class": "muted small", "data-testid": "order-count"},
+                                                     f"{done} done · {left} to go{note}")),
+                      h("ol", {"class": "ini-order-list", "data-testid": "order", "tabindex": "0",
+                               "aria-label": "Cards still to act"}, items) if items else
+                      h("p", {"class": "muted"}, "Every card shown here has acted."))
+        intro = h("section", {"class": "panel ini-now", "data-testid": "players-view"},
+                  h("h2", {}, "Players' view" if leave else "Spectator view"),
+                  h("p", {"class": "muted small"},
+                    "The Observer's hidden combatants are shown only as placeholders: no names, cards or statuses."
+                    if hidden else "Everything on the table is shown."),
+                  self._last_shot(st))
+        return h("div", {"class": "ini-tracker players", "data-testid": "tracker", "data-phase": st.phase,
+                         "data-round": st.round},
+                 h("div", {"class": "ini-head"},
+                   h("p", {"class": "status", "role": "status", "data-testid": "status"},
+                     with_rule_refs(cs.status(st), ROUTE))),
+                 h("div", {"class": "ini-round"},
+                   self._deal_notes(st),
+                   h("div", {"class": "ini-top"}, intro, order, self._public_board(st))),
+                 self._log(st),
+                 self._leave_control() if leave else None)
+
+    def _public_board(self, st):
+        groups = []
+        for s, side in enumerate(st.sides):
+            rows, unseen = [], []
+            for i, c in enumerate(st.combatants):
+                if c.side != s:
+                    continue
+                if i in st.hidden:
+                    unseen.append(c.name)
+                    continue
+                hand = st.hands[i] if st.phase == "round" else None
+                cards = []
+                if hand is not None:
+                    cards = [card_tag(x, "lost", label=f"{x.name}, struck at the deal") for x in hand.lost]
+                    cards += [card_tag(x, "done" if self._card_done(st, i, x) else "") for x in hand.kept]
+                rows.append(h("li", {"class": ["ini-fighter", st.statuses[i].condition is cs.Condition.DEAD and "dead"],
+                                     "data-key": f"f{i}", "data-testid": f"fighter-{i}"},
+                              h("div", {"class": "ini-fighter-name"}, h("strong", {}, c.name),
+                                h("span", {"class": "badge"}, "PC") if c.player else None),
+                              h("div", {"class": "ini-hand"}, cards) if cards else None,
+                              h("div", {"class": "chips"}, self._chips(st, i))))
+            groups.append(h("section", {"class": ["panel ini-side", SIDE_CLASS[s % MAX_SIDES]], "data-key": f"b{s}",
+                                        "aria-label": side},
+                            h("h2", {}, side, " ", h("span", {"class": "badge note"}, "surprised")
+                              if s in st.surprised and st.phase == "round" else None),
+                            h("ul", {"class": "ini-board-list"}, rows) if rows else None,
+                            h("p", {"class": "muted small ini-hidden-list"}, "Hidden: ", ", ".join(unseen), ".")
+                            if unseen else None))
+        return h("div", {"class": "ini-board", "data-testid": "board"}, groups)
+
+    def _leave_control(self):
+        if self.confirm_leave:
+            return h("div", {"class": "panel ini-leave", "role": "alertdialog",
+                             "aria-label": "Back to the Observer's view"},
+                     h("p", {}, "Show the Observer's view? Hidden cards and statuses become visible."),
+                     h("div", {"class": "row"},
+                       button("Stay in the players' view", "init:leave-no", cls="btn", data_focus="leave-no"),
+                       button("Yes, show everything", "init:leave-yes", cls="btn danger")))
+        return h("div", {"class": "row ini-leave-row"},
+                 button("Observer's view…", "init:leave", cls="btn small ghost", data_focus="leave"))
 
     # ---------------- log and rules
-    def _log(self, st, public: bool):
-        entries = [e for e in st.log if not public or not any(cs.is_hidden(st, i) for i in e.who)]
-        if not entries:
+    def _log(self, st):
+        if not st.log:
             return None
         items = [h("li", {"data-key": f"l{n}"}, h("span", {"class": "muted small"}, f"R{e.round} "),
-                   with_rule_refs(e.text, ROUTE)) for n, e in reversed(list(enumerate(entries)))][:60]
+                   with_rule_refs(e.text, ROUTE)) for n, e in reversed(list(enumerate(st.log)))][:60]
         return h("section", {"class": "panel log", "aria-label": "Round log"},
                  h("h2", {}, "Round log"),
                  h("ol", {"class": "log-list", "reversed": True}, items))
@@ -709,8 +986,11 @@ class ConsimView(ToolView):
         settings = st.settings
         return h("details", {"class": "panel rules-in-play"},
                  h("summary", {}, "Rules in play"),
-                 h("ul", {}, [h("li", {}, rule_ref(v.rule_id, ROUTE), " ", h("span", {"class": "badge variant"}, "Variant"),
-                                " ", v.label, ": ", v.describe(settings[v.key])) for v in cs.VARIANTS],
+                 h("ul", {},
+                   h("li", {"data-testid": "legacy-rules"}, h("span", {"class": "badge ruling"}, "Earlier rules"), " ",
+                     with_rule_refs(cs.LEGACY_RULES, ROUTE)) if st.legacy else None,
+                   [h("li", {}, rule_ref(v.rule_id, ROUTE), " ", h("span", {"class": "badge variant"}, "Variant"),
+                      " ", v.label, ": ", v.describe(settings[v.key])) for v in cs.VARIANTS],
                    [h("li", {}, rule_ref(rid, ROUTE), " ", h("span", {"class": "badge house"}, "House rule"), " ", text)
                     for rid, text in cs.HOUSE_RULES.items()],
                    h("li", {}, h("span", {"class": "badge ruling"}, "Rulings"), " ",
@@ -721,19 +1001,34 @@ class ConsimView(ToolView):
 
     # ------------------------------------------------------------ events
     def handle(self, action: str, arg, el, event) -> None:
-        if self.players_view and self.session.game is not None and (
-                action.startswith("session:") or action.startswith("file:")):
+        if self.players_view and not self.spectator and (action.startswith("session:") or action.startswith("file:")):
             return  # no session controls in the players' view (a keyboard shortcut included)
         if self.session.handle(action, arg, el):
             return
         if not action.startswith("init:"):
             return
         name = action[5:]
+        if self.players_view and not self.spectator:
+            if name in ("leave", "leave-no", "leave-yes"):
+                self._leave_action(name)
+            return  # the players' view has no Observer controls (a stray tap does nothing)
         st = self.session.state
         if st is None:
             self._roster_action(name, arg)
-        else:
+        elif not self.spectator:
             self._tracker_action(st, name, arg)
+
+    def _leave_action(self, name: str) -> None:
+        if name == "leave":
+            self.confirm_leave = True
+            self.app.focus_to("leave-no")
+        elif name == "leave-no":
+            self.confirm_leave = False
+            self.app.focus_to("leave")
+        else:
+            self.confirm_leave = False
+            self._set_players_view(False)
+            self.app.focus_to("players-view-button")
 
     def _roster_action(self, name: str, arg) -> None:
         d = self.draft
@@ -743,9 +1038,12 @@ class ConsimView(ToolView):
             self._add()
         elif name == "cancel-edit":
             self.editing, self.form = None, blank_form()
+            self.form_gen += 1
         elif name == "edit" and index is not None and index < len(combatants):
             self.editing = index
             self.form = {**blank_form(), **copy.deepcopy(combatants[index]), "count": "1"}
+            self.form_gen += 1
+            self.app.focus_to("form-name")
         elif name == "dup" and index is not None and index < len(combatants):
             original = combatants[index]
             match = _NUMBERED.match(original["name"])
@@ -766,13 +1064,13 @@ class ConsimView(ToolView):
             if 0 <= other < len(combatants):
                 combatants[index], combatants[other] = combatants[other], combatants[index]
                 self.editing = None
-        elif name == "add-side" and len(d["sides"]) < 8:
+        elif name == "add-side" and len(d["sides"]) < MAX_SIDES:
             d["sides"].append(f"Side {len(d['sides']) + 1}")
-        elif name == "remove-side" and index is not None and len(d["sides"]) > 2:
-            if not any(c.get("side") == index for c in combatants):
+        elif name == "remove-side" and index is not None and len(d["sides"]) > 2 and index < len(d["sides"]):
+            if not any(c["side"] == index for c in combatants):
                 d["sides"].pop(index)
                 for c in combatants:
-                    if c.get("side", 0) > index:
+                    if c["side"] > index:
                         c["side"] -= 1
                 self.form["side"] = 0
         elif name == "template" and index is not None and index < len(self.templates):
@@ -780,7 +1078,8 @@ class ConsimView(ToolView):
             self.form = {**blank_form(), **{k: copy.deepcopy(v) for k, v in t["combatant"].items()
                                             if k in ("name", "grain", "training", "weapon", "player")},
                          "side": self.form.get("side", 0), "count": self.form.get("count", "1")}
-        elif name == "save-template":
+            self.form_gen += 1
+        elif name == "save-template" and self.form["name"].strip():
             entry = combatant_of({**self.form, "side": 0})
             self.templates = [t for t in self.templates if t["name"] != entry["name"]] + [
                 {"name": entry["name"], "combatant": entry}]
@@ -791,34 +1090,13 @@ class ConsimView(ToolView):
             self._keep(TEMPLATES_KEY, self.templates)
         elif name == "save-side" and index is not None and index < len(d["sides"]):
             side_name = d["sides"][index]
-            members = [{k: v for k, v in c.items() if k != "side"} for c in combatants if c.get("side") == index]
+            members = [{k: v for k, v in c.items() if k != "side"} for c in combatants if c["side"] == index]
             self.saved_sides = [s for s in self.saved_sides if s["name"] != side_name] + [
                 {"name": side_name, "combatants": members}]
             self._keep(SIDES_KEY, self.saved_sides)
             self.app.toast(f"Side “{side_name}” kept: load it in any later game.")
         elif name == "load-side" and index is not None and index < len(self.saved_sides):
-            saved = self.saved_sides[index]
-            if saved["name"] in d["sides"]:
-                s = d["sides"].index(saved["name"])
-            elif len(d["sides"]) < 8:
-                empty = [i for i in range(len(d["sides"])) if not any(c.get("side") == i for c in combatants)]
-                if empty:
-                    s = empty[0]
-                    d["sides"][s] = saved["name"]
-                else:
-                    d["sides"].append(saved["name"])
-                    s = len(d["sides"]) - 1
-            else:
-                self.app.toast("A roster has at most 8 sides.", "error")
-                return
-            taken = {c["name"] for c in combatants}
-            for c in saved["combatants"]:
-                if isinstance(c, dict):
-                    entry = {**copy.deepcopy(c), "side": s}
-                    if entry.get("name") in taken:
-                        entry["name"] = numbered(_NUMBERED.sub(r"\1", entry["name"]), 1, taken)[0]
-                    taken.add(entry.get("name"))
-                    combatants.append(entry)
+            self._load_side(self.saved_sides[index])
         elif name == "forget-side" and index is not None and index < len(self.saved_sides):
             self.saved_sides.pop(index)
             self._keep(SIDES_KEY, self.saved_sides)
@@ -826,6 +1104,30 @@ class ConsimView(ToolView):
             self._start()
             return
         self._save_draft()
+
+    def _load_side(self, saved: dict) -> None:
+        d = self.draft
+        combatants = d["combatants"]
+        if saved["name"] in d["sides"]:
+            s = d["sides"].index(saved["name"])
+        else:
+            empty = [i for i in range(len(d["sides"])) if not any(c["side"] == i for c in combatants)]
+            if empty:
+                s = empty[0]
+                d["sides"][s] = saved["name"]
+            elif len(d["sides"]) < MAX_SIDES:
+                d["sides"].append(saved["name"])
+                s = len(d["sides"]) - 1
+            else:
+                self.app.toast(f"A roster has at most {MAX_SIDES} sides.", "error")
+                return
+        taken = {c["name"] for c in combatants}
+        for c in saved["combatants"]:
+            entry = {**copy.deepcopy(c), "side": s}
+            if entry["name"] in taken:
+                entry["name"] = numbered(_NUMBERED.sub(r"\1", entry["name"]), 1, taken)[0]
+            taken.add(entry["name"])
+            combatants.append(entry)
 
     def _restore(self, index: int, combatant: dict) -> None:
         self.draft["combatants"].insert(min(index, len(self.draft["combatants"])), combatant)
@@ -843,6 +1145,10 @@ class ConsimView(ToolView):
             self.app.toast(str(err).replace("Combatant 1", "This combatant"), "error")
             return
         combatants = self.draft["combatants"]
+        # A new name field: Safari leaves the focus in the old one, whose typed text a
+        # patch would keep (issue 22): the next name starts fresh, with the focus in it.
+        self.form_gen += 1
+        self.app.focus_to("form-name")
         if self.editing is not None and self.editing < len(combatants):
             combatants[self.editing] = entry
             self.editing = None
@@ -856,50 +1162,41 @@ class ConsimView(ToolView):
 
     def _start(self) -> None:
         if self.start_game(cs.KIND, copy.deepcopy(self._setup()), self.rules, game_name):
-            self.advantages, self.surprised, self.players_view = {}, set(), False
+            self._set_players_view(False)
+            self.app.focus_to("deal")
 
     def _tracker_action(self, st, name: str, arg) -> None:
         index = int(arg) if arg is not None and str(arg).isdigit() else None
-        if st.facts and name not in ("privacy",):
-            return  # a spectator copy only shows
-        if self.players_view and name not in ("leave", "leave-no", "leave-yes"):
-            return  # the players' view has no Observer controls (a stray tap does nothing)
         self.notice = None
         # Deal / Next / End round: a double tap's second tap (on the button that appeared under
         # the finger, or on Next again after the order moved) is refused, and said, by the app's
         # one guard (web/views/curtain.py TapGuard); a tap on another button is always taken.
         if name == "players":
-            self.players_view, self.confirm_leave = True, False
+            self._set_players_view(True)
+            self.confirm_leave = False
             self.shot = self.long_pick = None
             self.session.drawer = None
-        elif name == "leave":
-            self.confirm_leave = True
-        elif name == "leave-no":
-            self.confirm_leave = False
-        elif name == "leave-yes":
-            self.players_view = self.confirm_leave = False
-        elif name == "adv-side" and arg:
-            s, _, key = arg.partition(".")
-            members = [i for i, c in enumerate(st.combatants) if c.side == int(s) and cs.can_act(st, i)]
-            on = all(key in self.advantages.get(i, set()) for i in members)
-            for i in members:
-                self.advantages.setdefault(i, set())
-                (self.advantages[i].discard if on else self.advantages[i].add)(key)
-        elif name == "adv" and arg:
-            i, _, key = arg.partition(".")
-            self.advantages.setdefault(int(i), set()).symmetric_difference_update({key})
-        elif name == "per":
-            self.per_combatant = not self.per_combatant
-        elif name == "surprise" and index is not None:
-            self.surprised ^= {index}
+            self.app.focus_to("leave")
+        elif name in ("adv-side", "adv", "per", "surprise"):
+            self._tick(st, name, arg, index)
         elif name == "deal":
-            adv = {str(i): sorted(v) for i, v in self.advantages.items() if v and i < len(st.combatants)}
-            self._act({"type": "deal", "advantages": adv, "surprised": sorted(self.surprised)})
-            self.surprised = set()  # surprise is for one round (CS-4)
+            adv, surprised, _ = self._ticks_for(st)
+            self._act({"type": "deal", "advantages": {str(i): v for i, v in sorted(adv.items()) if v},
+                       "surprised": sorted(surprised)}, NEXT_FOCUS)
         elif name == "next":
-            self._act({"type": "next"})
+            self._act({"type": "next"}, NEXT_FOCUS)
         elif name == "end-round":
-            self._act({"type": "end_round"})
+            self._act({"type": "end_round"}, ("deal",))
+        elif name == "end-early":
+            self.confirm_end = True
+            self.shot = self.long_pick = None
+            self.app.focus_to("end-no")
+        elif name == "end-no":
+            self.confirm_end = False
+            self.app.focus_to("end-early", "next")
+        elif name == "end-yes":
+            self.confirm_end = False
+            self._act({"type": "end_round"}, ("deal",))
         elif name == "treat" and index is not None:
             self._act({"type": "treat", "combatant": index})
         elif name == "first-aid" and index is not None:
@@ -909,22 +1206,52 @@ class ConsimView(ToolView):
         elif name == "long-open":
             self.long_pick = set()
             self.shot = None
+            self.app.focus_to("long-card")
         elif name == "long-pick" and arg and self.long_pick is not None:
             self.long_pick ^= {arg}
         elif name == "long-cancel":
             self.long_pick = None
-        elif name == "long-ok" and self.long_pick:
+            self.app.focus_to("long-open")
+        elif name == "long-ok" and self.long_pick is not None:
             cur = cs.current_turn(st)
             if cur is not None:
-                self._act({"type": "long", "combatant": st.turns[cur].combatant, "cards": sorted(self.long_pick)})
+                turn = st.turns[cur]
+                self._act({"type": "long", "combatant": turn.combatant,
+                           "cards": sorted(self.long_pick | {turn.card.token})}, NEXT_FOCUS)
         elif name == "shoot-open":
             self.shot = None if self.shot is not None else {"targets": [], "mode": "aimed", "cover": "none",
                                                             "unseen": False, "semi": "hit"}
             self.long_pick = None
+            self.confirm_end = False
+            self.app.focus_to("target" if self.shot is not None else "shoot-open")
         elif name == "shoot-close":
             self.shot = None
+            self.app.focus_to("shoot-open")
         elif self.shot is not None:
             self._shot_action(st, name, arg, index)
+
+    def _tick(self, st, name: str, arg, index) -> None:
+        adv, surprised, per = self._ticks_for(st)
+        if name == "adv-side" and arg:
+            s, _, key = str(arg).partition(".")
+            if not s.isdigit() or key not in cs.ADVANTAGES:
+                return
+            members = [i for i, c in enumerate(st.combatants) if c.side == int(s) and cs.can_act(st, i)]
+            on = bool(members) and all(key in adv.get(i, []) for i in members)
+            for i in members:
+                have = [a for a in adv.get(i, []) if a != key]
+                adv[i] = have if on else [a for a in cs.ADVANTAGES if a in have or a == key]
+        elif name == "adv" and arg:
+            i, _, key = str(arg).partition(".")
+            if not i.isdigit() or int(i) >= len(st.combatants) or key not in cs.ADVANTAGES:
+                return
+            have = adv.get(int(i), [])
+            adv[int(i)] = [a for a in cs.ADVANTAGES if (a in have) != (a == key)]
+        elif name == "per":
+            per = not per
+        elif name == "surprise" and index is not None and index < len(st.sides):
+            surprised ^= {index}
+        self._store_ticks(st, adv, surprised, per)
 
     def _shot_action(self, st, name, arg, index) -> None:
         shot = self.shot
@@ -938,7 +1265,7 @@ class ConsimView(ToolView):
             shot["semi"] = "hit" if arg == "aimed" else "damage"
             if arg == "aimed":
                 shot["targets"] = shot["targets"][:1]
-        elif name == "target" and index is not None:
+        elif name == "target" and index is not None and index < len(st.combatants):
             if index in shot["targets"]:
                 shot["targets"].remove(index)
             elif shot["mode"] == "suppressive" and area:
@@ -956,11 +1283,15 @@ class ConsimView(ToolView):
                       "mode": shot["mode"], "cover": shot["cover"], "unseen": shot["unseen"]}
             if shooter.has(cs.Trait.SEMI_AUTOMATIC):
                 action["semi"] = shot["semi"]
-            self._act(action)
+            if self._act(action, ("result", "next")):
+                self.shot = None  # the shot was this card's action: the turn moved on (CS-5)
 
-    def _act(self, action: dict) -> None:
+    def _act(self, action: dict, focus: tuple[str, ...] = ()) -> bool:
         refusal = self.session.try_act(action)
         self.notice = refusal
+        if refusal is None and focus:
+            self.app.focus_to(*focus)
+        return refusal is None
 
     def field(self, name: str, value: str, live: bool, row: str | None = None) -> bool:
         """A form control changed; returns whether the screen needs redrawing."""
@@ -991,6 +1322,8 @@ class ConsimView(ToolView):
             part = key[5:]
             if part.startswith("weapon."):
                 trait = part[7:]
+                if trait not in _TRAITS:
+                    return False
                 weapon = [t for t in self.form["weapon"] if t != trait]
                 if value == "1":
                     weapon.append(trait)

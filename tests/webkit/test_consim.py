@@ -1,0 +1,127 @@
+"""The initiative tracker's tap and layout defects of issue 22 in WebKit (the engine of every
+iPad browser), in the suite's one session: the name field after "Add to roster" tapped
+while it still has the focus (defect 3), the roster in sight beside the acting panel
+after a shot at 1024×768 (defect 4), and "End round N now" asking first (defect 5).
+Games are opened by their full link through the route (``#/initiative?g=…``)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from engine import codec
+from engine import consim as cs
+from engine.game import apply, new_game, replay
+
+from .conftest import goto_route, set_size, wait_for
+from .kit import assert_app_ok, assert_on_screen, button, edit_then_tap, field, safari_tap, tap, visible
+
+ROUTE = "initiative"
+SCOPE = "section.route[data-route='initiative']"
+SQUAD = {"sides": ["Players", "Opposition"], "privacy": True, "combatants": [
+    {"name": n, "side": s, "grain": g, "training": t, "weapon": w, "player": p} for n, s, g, t, w, p in (
+        ("Sgt. Rook", 0, "individual", "trained", ["automatic"], True),
+        ("Doc", 0, "individual", "untrained", [], True),
+        ("Pvt. Able", 0, "individual", "untrained", ["semi-automatic"], True),
+        ("Rifleman 1", 1, "individual", "trained", ["semi-automatic"], False),
+        ("Rifleman 2", 1, "individual", "trained", ["semi-automatic"], False),
+        ("Tank", 1, "vehicle", "trained", ["ground-vehicle", "explosive"], False),
+        ("Sniper", 1, "individual", "elite", [], False))]}
+ORDER = {"type": "deal", "cards": {str(i): [t] for i, t in enumerate(["AS", "KS", "QS", "JS", "10S", "9S", "8S"])}}
+SETTLE_S = 0.5  # a person's pause between taps at one spot (the app's TapGuard window, 450 ms)
+
+
+def open_link(driver, game) -> None:
+    goto_route(driver, "")
+    driver.execute_script("location.hash = arguments[0]", f"#/{ROUTE}?g={codec.encode_share(game)}")
+    wait_for(driver, "return !!document.querySelector(arguments[0])", f"{SCOPE} [data-testid=tracker]",
+             message="the tracker of the opened link")
+    driver.execute_script("window.scrollTo(0, 0)")
+
+
+def saved(driver):
+    raw = driver.execute_script("const k = localStorage.getItem('ct:v1:last:initiative');"
+                                "return k && localStorage.getItem('ct:v1:slot:' + k)")
+    return codec.loads(raw)[0]
+
+
+def to_roster(driver) -> None:
+    goto_route(driver, ROUTE)
+    if not visible(driver, f"{SCOPE} [data-testid=roster]"):
+        if visible(driver, f"{SCOPE} [data-testid=players-bar]"):
+            tap(driver, button(driver, "Observer's view…"))
+            tap(driver, button(driver, "Yes, show everything"))
+        tap(driver, visible(driver, f"{SCOPE} [data-action='session:drawer'][data-arg=saves]")[0])
+        tap(driver, wait_for(driver, "return document.querySelector(arguments[0])",
+                             f"{SCOPE} [data-action='session:new']", message="New game"))
+    wait_for(driver, "return !!document.querySelector(arguments[0])", f"{SCOPE} [data-testid=roster]",
+             message="the roster")
+    for _ in range(30):  # a roster left by an earlier test of this session
+        remove = visible(driver, f"{SCOPE} [data-action='init:remove']")
+        if not remove:
+            break
+        safari_tap(driver, remove[0])
+
+
+def test_webkit_defect_3_add_to_roster_with_the_name_still_focused(app):
+    driver = app
+    to_roster(driver)
+    name = field(driver, "init:form.name")
+    edit_then_tap(driver, name, "Scout", button(driver, "Add to roster"), blur=False)
+    wait_for(driver, "return document.querySelectorAll(arguments[0]).length === 1", f"{SCOPE} .ini-list li",
+             message="Scout on the roster")
+    name = field(driver, "init:form.name")
+    assert name.get_property("value") == ""
+    assert driver.execute_script("return document.activeElement === arguments[0]", name), \
+        "the focus is back in the (new, empty) name field"
+    driver.switch_to.active_element.send_keys("Medic")  # typing starts fresh, in the name field
+    assert field(driver, "init:form.name").get_property("value") == "Medic"
+    add = button(driver, "Add to roster")
+    safari_tap(driver, add)
+    wait_for(driver, "return document.querySelectorAll(arguments[0]).length === 2", f"{SCOPE} .ini-list li",
+             message="Medic on the roster")
+    names = [e.text for e in visible(driver, f"{SCOPE} .ini-list li strong")]
+    assert names == ["Scout", "Medic"]
+    assert_app_ok(driver)
+
+
+def test_webkit_defect_4_the_roster_is_in_sight_after_a_shot_at_1024x768(app):
+    driver = app
+    set_size(driver, 1024, 768)
+    open_link(driver, apply(new_game(cs.KIND, SQUAD, seed=5), ORDER))
+    tap(driver, button(driver, "Shoot…"))
+    tap(driver, wait_for(driver, "return [...document.querySelectorAll(arguments[0])].find("
+                                 "b => b.innerText.trim() === 'Sniper') || null",
+                         f"{SCOPE} [data-testid=shot-panel] [data-action='init:target']", message="the Sniper"))
+    tap(driver, button(driver, "Roll the dice", prefix=True))
+    wait_for(driver, "return !!document.querySelector(arguments[0])", f"{SCOPE} [data-testid=shot-result]",
+             message="the result")
+    driver.execute_script("window.scrollTo(0, 0)")
+    fighters = [visible(driver, f"{SCOPE} [data-testid=fighter-{i}]")[0] for i in range(7)]
+    assert_on_screen(driver, visible(driver, f"{SCOPE} [data-testid=current-actor]")[0],
+                     visible(driver, f"{SCOPE} [data-testid=shot-result]")[0], button(driver, "Next ▸"),
+                     visible(driver, f"{SCOPE} [data-testid=fighter-6] .pips")[0], *fighters)
+    assert cs.acting(replay(saved(driver))) == 1  # CS-5: the shot moved the turn on
+    assert_app_ok(driver)
+
+
+def test_webkit_defect_5_ending_a_round_early_asks_first(app):
+    driver = app
+    open_link(driver, apply(new_game(cs.KIND, SQUAD, seed=5), ORDER))
+    before = len(saved(driver).actions)
+    tap(driver, button(driver, "End round 1 now…"))
+    dialog = wait_for(driver, "return document.querySelector(arguments[0])", f"{SCOPE} [data-testid=end-confirm]",
+                      message="the question")
+    assert "7 cards have not acted" in dialog.text
+    assert len(saved(driver).actions) == before
+    time.sleep(SETTLE_S)
+    tap(driver, button(driver, "Keep playing"))
+    assert len(saved(driver).actions) == before and not visible(driver, f"{SCOPE} [data-testid=end-confirm]")
+    time.sleep(SETTLE_S)
+    tap(driver, button(driver, "End round 1 now…"))
+    time.sleep(SETTLE_S)
+    tap(driver, button(driver, "End round 1"))
+    wait_for(driver, "return !!document.querySelector(arguments[0])", f"{SCOPE} [data-testid=deal-panel]",
+             message="the next round's deal")
+    assert json.loads(json.dumps(saved(driver).actions[-1])) == {"type": "end_round"}
+    assert_app_ok(driver)

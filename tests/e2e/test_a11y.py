@@ -123,8 +123,8 @@ def contrast_screens(page, base_url):
            ("picker", "suit mark (picker)", page.locator("[data-testid=picker] .suit-mark.red"), False)]
 
 
-def measure_contrast(browser, base_url, theme):
-    context = browser.new_context(viewport=TABLET_LANDSCAPE, has_touch=True, color_scheme=theme)
+def measure_contrast(new_device, base_url, theme):
+    context = new_device(viewport=TABLET_LANDSCAPE, has_touch=True, color_scheme=theme)
     page = context.new_page()
     rows = []
     try:
@@ -146,8 +146,8 @@ def measure_contrast(browser, base_url, theme):
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_suit_marks_ranks_and_badges_meet_aa_in_both_themes(browser, base_url, theme):
-    rows = measure_contrast(browser, base_url, theme)
+def test_suit_marks_ranks_and_badges_meet_aa_in_both_themes(new_device, base_url, theme):
+    rows = measure_contrast(new_device, base_url, theme)
     assert len(rows) >= 10
 
 
@@ -226,8 +226,8 @@ def test_drawers_are_disclosures_and_escape_closes_them(page, base_url, drawer):
 
 # ---------------------------------------------------------------- visible focus on cards
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_a_focused_card_is_visibly_different(browser, base_url, theme):
-    context = browser.new_context(viewport=TABLET_LANDSCAPE, has_touch=True, color_scheme=theme)
+def test_a_focused_card_is_visibly_different(new_device, base_url, theme):
+    context = new_device(viewport=TABLET_LANDSCAPE, has_touch=True, color_scheme=theme)
     page = context.new_page()
     SHOTS.mkdir(parents=True, exist_ok=True)
     try:
@@ -250,10 +250,10 @@ def test_a_focused_card_is_visibly_different(browser, base_url, theme):
 
 
 # ---------------------------------------------------------------- headings
-def test_headings_never_skip_a_level(browser, base_url):
+def test_headings_never_skip_a_level(new_device, base_url):
     from .test_shell import AXE
 
-    context = browser.new_context(bypass_csp=True, viewport=TABLET_LANDSCAPE)
+    context = new_device(bypass_csp=True, viewport=TABLET_LANDSCAPE)
     page = context.new_page()
     found = {}
     try:

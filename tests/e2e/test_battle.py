@@ -91,7 +91,7 @@ def build_armies(page) -> None:
 
 
 @pytest.mark.parametrize("viewport", [TABLET_PORTRAIT, TABLET_LANDSCAPE], ids=["portrait", "landscape"])
-def test_blind_bid_odds_roll_house_table_reload_and_share(page, base_url, browser, viewport):
+def test_blind_bid_odds_roll_house_table_reload_and_share(page, base_url, new_device, viewport):
     page.set_viewport_size(viewport)
     open_app(page, base_url + "#/battle")
     build_armies(page)
@@ -192,7 +192,7 @@ def test_blind_bid_odds_roll_house_table_reload_and_share(page, base_url, browse
         url, spect = spectator_game(page)
         assert not any(a.get("maneuver") == "shock" for a in spect.actions)
         assert spect.seed == 0
-        other = browser.new_context(viewport=viewport, has_touch=True)
+        other = new_device(viewport=viewport, has_touch=True)
         try:
             view = other.new_page()
             open_app(view, url)
@@ -315,10 +315,10 @@ def test_matrices_are_prerendered_before_python(browser, base_url):
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_accessibility_of_the_board(browser, base_url, theme):
+def test_accessibility_of_the_board(new_device, base_url, theme):
     from .test_shell import axe_serious
 
-    context = browser.new_context(bypass_csp=True, viewport=TABLET_PORTRAIT, has_touch=True, color_scheme=theme)
+    context = new_device(bypass_csp=True, viewport=TABLET_PORTRAIT, has_touch=True, color_scheme=theme)
     page = context.new_page()
     try:
         open_app(page, base_url + "#/battle")

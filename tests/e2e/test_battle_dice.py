@@ -111,7 +111,7 @@ def test_entered_faces_checked_against_the_pool_and_taken_back_with_a_tap(page, 
     assert_app_ok(page)
 
 
-def test_a_whole_battle_with_entered_dice_reloaded_and_linked_in_the_middle(page, base_url, browser):
+def test_a_whole_battle_with_entered_dice_reloaded_and_linked_in_the_middle(page, base_url, new_device):
     start_table_dice(page, base_url, seed="9")
     weeks = 0
     link_opened = False
@@ -135,7 +135,7 @@ def test_a_whole_battle_with_entered_dice_reloaded_and_linked_in_the_middle(page
             assert replay(full_game(page)).weeks[-1].successes[1] == 0
         if weeks == 2 and not link_opened:
             game = full_game(page)
-            other = browser.new_context(viewport=page.viewport_size, has_touch=True)
+            other = new_device(viewport=page.viewport_size, has_touch=True)
             try:
                 view = other.new_page()
                 from engine import codec

@@ -43,7 +43,7 @@ def assert_offers_no_move(view) -> None:
 
 
 @pytest.mark.parametrize("size", [TABLET_SIZES[0], TABLET_SIZES[1]], ids=TABLET_IDS[:2])
-def test_the_spectator_link_while_both_have_declared(page, base_url, browser, size):
+def test_the_spectator_link_while_both_have_declared(page, base_url, new_device, size):
     page.set_viewport_size(size)
     start_example(page, base_url)
     declare(page, "block", "ambush")  # Jibril Corps: Block with Ambush (needs nothing, AI-16)
@@ -51,7 +51,7 @@ def test_the_spectator_link_while_both_have_declared(page, base_url, browser, si
     url, copy = spectator_game(page)
     assert games.is_spectator(copy) and copy.setup["spectator"] is True
     assert "ambush" not in json.dumps(copy.actions)
-    other = browser.new_context(viewport=size, has_touch=True)
+    other = new_device(viewport=size, has_touch=True)
     try:
         view = other.new_page()
         open_app(view, url)
@@ -80,7 +80,7 @@ def test_the_spectator_link_while_both_have_declared(page, base_url, browser, si
         other.close()
 
 
-def test_the_spectator_link_after_the_reveal_and_after_the_roll(page, base_url, browser):
+def test_the_spectator_link_after_the_reveal_and_after_the_roll(page, base_url, new_device):
     start_example(page, base_url)
     declare(page, "block", "ambush")
     declare(page, "attack")
@@ -89,7 +89,7 @@ def test_the_spectator_link_after_the_reveal_and_after_the_roll(page, base_url, 
     page.get_by_role("button", name="Roll the dice").tap()
     url_rolled, copy = spectator_game(page)
     assert copy.actions[-1]["type"] == "roll" and "dice" in copy.actions[-1]  # the dice travel, not the seed
-    other = browser.new_context(has_touch=True)
+    other = new_device(has_touch=True)
     try:
         view = other.new_page()
         open_app(view, url)

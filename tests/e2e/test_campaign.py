@@ -258,7 +258,7 @@ def test_solo_campaign_dummy_stays_hidden_until_the_table(page, base_url):
     assert re.search(r"CMP-9 At the table The dummy draws .*one extra card", page.locator("[data-testid=log]").inner_text())
 
 
-def test_reload_and_both_share_links_mid_campaign(page, base_url, browser):
+def test_reload_and_both_share_links_mid_campaign(page, base_url, new_device):
     page.set_viewport_size(TABLET_LANDSCAPE)
     game = start(page, base_url, seed=77)
     game = record(page, game, 0, 9)
@@ -286,7 +286,7 @@ def test_reload_and_both_share_links_mid_campaign(page, base_url, browser):
     st = replay(game)
     secret = {str(c) for c in st.hands[0] + st.hands[1] + st.deck} - {str(c) for c in st.seen}
     assert not secret & set(re.findall(r"\b(?:10|[2-9JQKA])[SHDC]\b", json.dumps(spectator.setup)))
-    other = browser.new_context(viewport=TABLET_PORTRAIT, has_touch=True)
+    other = new_device(viewport=TABLET_PORTRAIT, has_touch=True)
     try:
         guest = other.new_page()
         open_app(guest, full, timeout=90_000)
@@ -408,10 +408,10 @@ def test_tablet_battery(page, base_url, size):
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_accessibility_of_the_campaign_screens(browser, base_url, theme):
+def test_accessibility_of_the_campaign_screens(new_device, base_url, theme):
     from .test_shell import axe_serious
 
-    context = browser.new_context(bypass_csp=True, viewport=TABLET_PORTRAIT, has_touch=True, color_scheme=theme)
+    context = new_device(bypass_csp=True, viewport=TABLET_PORTRAIT, has_touch=True, color_scheme=theme)
     page = context.new_page()
     try:
         open_app(page, base_url + "#/campaign", timeout=90_000)

@@ -98,8 +98,8 @@ def test_11_a_negative_number_is_explained_as_it_is_typed_and_at_record(page, ba
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_12_cards_outside_the_hands_at_the_table_keep_their_contrast(browser, base_url, theme):
-    context = browser.new_context(viewport=TABLET_LANDSCAPE, has_touch=True, color_scheme=theme)
+def test_12_cards_outside_the_hands_at_the_table_keep_their_contrast(new_device, base_url, theme):
+    context = new_device(viewport=TABLET_LANDSCAPE, has_touch=True, color_scheme=theme)
     page = context.new_page()
     try:
         game = to_the_table(page, start(page, base_url, seed=5))

@@ -52,7 +52,7 @@ def assert_no_hidden_card(page, game) -> None:
 
 
 def test_the_spectator_copy_says_so_offers_no_move_and_keeps_hidden_cards_out_through_a_reload(
-        page, base_url, browser):
+        page, base_url, new_device):
     page.set_viewport_size(TABLET_LANDSCAPE)
     game = start(page, base_url, seed=91)
     game = record(page, game, 0, 9)
@@ -65,7 +65,7 @@ def test_the_spectator_copy_says_so_offers_no_move_and_keeps_hidden_cards_out_th
     copy = codec.decode_share(payload)
     assert copy.setup["spectator"] is True and copy.seed == 0
 
-    other = browser.new_context(viewport=TABLET_PORTRAIT, has_touch=True)
+    other = new_device(viewport=TABLET_PORTRAIT, has_touch=True)
     try:
         guest = other.new_page()
         open_app(guest, public, timeout=90_000)
@@ -96,12 +96,12 @@ def test_the_spectator_copy_says_so_offers_no_move_and_keeps_hidden_cards_out_th
         other.close()
 
 
-def test_the_spectator_copy_at_the_end_shows_the_table_and_no_rematch(page, base_url, browser):
+def test_the_spectator_copy_at_the_end_shows_the_table_and_no_rematch(page, base_url, new_device):
     page.set_viewport_size(TABLET_LANDSCAPE)
     game = to_the_table(page, start(page, base_url, seed=5))
     page.get_by_role("button", name="Share").tap()
     public = page.locator("[data-testid=share-public]").input_value()
-    other = browser.new_context(viewport=TABLET_PORTRAIT, has_touch=True)
+    other = new_device(viewport=TABLET_PORTRAIT, has_touch=True)
     try:
         guest = other.new_page()
         open_app(guest, public, timeout=90_000)

@@ -170,7 +170,7 @@ def play_by_taps(page, game, real: Table, rnd: random.Random, until=None, typed=
     return game
 
 
-def test_a_whole_campaign_with_our_own_deck_a_reload_and_both_links_in_the_middle(page, base_url, browser):
+def test_a_whole_campaign_with_our_own_deck_a_reload_and_both_links_in_the_middle(page, base_url, new_device):
     page.set_viewport_size(TABLET_LANDSCAPE)
     seed = 2026
     rnd = random.Random(seed)
@@ -201,7 +201,7 @@ def test_a_whole_campaign_with_our_own_deck_a_reload_and_both_links_in_the_middl
     spectator = codec.decode_share(urlparse(public).fragment.split("g=", 1)[1])
     assert spectator.seed == 0 and spectator.setup["deck"] == "table"
     page.get_by_role("button", name="Share").tap()
-    other = browser.new_context(viewport=TABLET_PORTRAIT, has_touch=True)
+    other = new_device(viewport=TABLET_PORTRAIT, has_touch=True)
     try:
         guest = other.new_page()
         open_app(guest, full, timeout=90_000)

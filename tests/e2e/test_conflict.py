@@ -59,7 +59,7 @@ def ratings(page) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("viewport", [TABLET_LANDSCAPE, TABLET_PORTRAIT], ids=["landscape", "portrait"])
-def test_oic_7_example_full_round_undo_reload_and_share(page, base_url, browser, viewport):
+def test_oic_7_example_full_round_undo_reload_and_share(page, base_url, new_device, viewport):
     page.set_viewport_size(viewport)
     open_app(page, base_url + "#/conflict")
     page.get_by_role("button", name="Load the Purple Dragon League example").click()
@@ -120,7 +120,7 @@ def test_oic_7_example_full_round_undo_reload_and_share(page, base_url, browser,
     page.get_by_role("button", name="Share").click()
     link = page.locator("[data-testid=share-full]").input_value()
     assert len(link) < 2000
-    other = browser.new_context(viewport=viewport, has_touch=True)
+    other = new_device(viewport=viewport, has_touch=True)
     try:
         guest = other.new_page()
         open_app(guest, link)
@@ -135,7 +135,7 @@ def test_oic_7_example_full_round_undo_reload_and_share(page, base_url, browser,
         other.close()
 
 
-def test_spectator_link_hides_hands(page, base_url, browser):
+def test_spectator_link_hides_hands(page, base_url, new_device):
     start_example(page, base_url)
     keep_all(page)
     page.locator("[data-testid=curtain] button").click()
@@ -149,7 +149,7 @@ def test_spectator_link_hides_hands(page, base_url, browser):
     game = codec.decode_share(link.split("g=", 1)[1])
     assert game.setup["deck"] == "table" and game.seed == 0
     assert all(a["type"] != "discard" for a in game.actions)
-    other = browser.new_context(viewport=TABLET_LANDSCAPE, has_touch=True)
+    other = new_device(viewport=TABLET_LANDSCAPE, has_touch=True)
     try:
         guest = other.new_page()
         open_app(guest, link)
@@ -358,10 +358,10 @@ def test_home_offers_the_saved_games(page, base_url):
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_accessibility_of_the_table_screens(browser, base_url, theme):
+def test_accessibility_of_the_table_screens(new_device, base_url, theme):
     from .test_shell import axe_serious
 
-    context = browser.new_context(bypass_csp=True, viewport=TABLET_PORTRAIT, has_touch=True, color_scheme=theme)
+    context = new_device(bypass_csp=True, viewport=TABLET_PORTRAIT, has_touch=True, color_scheme=theme)
     page = context.new_page()
     try:
         open_app(page, base_url + "#/conflict")
@@ -451,8 +451,8 @@ def test_a_mangled_setup_draft_gives_a_fresh_form(page, base_url):
     assert page.locator(".error-box").count() == 0
 
 
-def test_without_browser_storage_the_table_still_plays(browser, base_url):
-    context = browser.new_context(viewport=TABLET_LANDSCAPE, has_touch=True)
+def test_without_browser_storage_the_table_still_plays(new_device, base_url):
+    context = new_device(viewport=TABLET_LANDSCAPE, has_touch=True)
     context.add_init_script("""Object.defineProperty(window, 'localStorage', {
         get() { throw new DOMException('The operation is insecure.', 'SecurityError'); }
     });""")

@@ -36,7 +36,7 @@ def table(page, base_url):
     return page
 
 
-def test_oic_19_end_the_conflict_here_names_the_side_ahead_asks_and_records_it(table, browser):
+def test_oic_19_end_the_conflict_here_names_the_side_ahead_asks_and_records_it(table, new_device):
     page = table
     first_round(page)
     assert page.locator("[data-testid=call-preview]").inner_text() == AHEAD
@@ -74,7 +74,7 @@ def test_oic_19_end_the_conflict_here_names_the_side_ahead_asks_and_records_it(t
     page.get_by_role("button", name="Share").click()
     link = page.locator("[data-testid=share-full]").input_value()
     assert codec.decode_share(link.split("g=", 1)[1]).actions[-1] == {"type": "call"}
-    other = browser.new_context(viewport=TABLET_LANDSCAPE, has_touch=True)
+    other = new_device(viewport=TABLET_LANDSCAPE, has_touch=True)
     try:
         guest = other.new_page()
         open_app(guest, link)

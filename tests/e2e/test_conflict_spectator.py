@@ -85,7 +85,7 @@ def assert_spectator_screen(guest, hidden: set[Card]) -> None:
     assert_app_ok(guest)
 
 
-def test_a_spectator_link_says_so_offers_no_move_and_shows_no_hidden_card_after_a_reload(page, base_url, browser):
+def test_a_spectator_link_says_so_offers_no_move_and_shows_no_hidden_card_after_a_reload(page, base_url, new_device):
     start_example(page, base_url)
     keep_all(page)
     for _ in range(2):  # the zombies open, the League answers
@@ -96,7 +96,7 @@ def test_a_spectator_link_says_so_offers_no_move_and_shows_no_hidden_card_after_
     hidden = hidden_cards(game)
     assert len(hidden) > 30 and all(a["type"] != "discard" for a in codec.decode_share(public.split("g=", 1)[1]).actions)
     current = page.locator("[data-testid=current-card] .card").get_attribute("data-card")
-    other = browser.new_context(viewport=TABLET_LANDSCAPE, has_touch=True)
+    other = new_device(viewport=TABLET_LANDSCAPE, has_touch=True)
     try:
         guest = other.new_page()
         open_app(guest, public)
@@ -120,11 +120,11 @@ def test_a_spectator_link_says_so_offers_no_move_and_shows_no_hidden_card_after_
         other.close()
 
 
-def test_a_table_deck_spectator_copy_offers_no_card_picker_and_no_pass(page, base_url, browser):
+def test_a_table_deck_spectator_copy_offers_no_card_picker_and_no_pass(page, base_url, new_device):
     start_example(page, base_url, deck="table")
     page.locator("[data-testid=picker] [data-card='9S']").tap()
     _, public = share_links(page)
-    other = browser.new_context(viewport=TABLET_LANDSCAPE, has_touch=True)
+    other = new_device(viewport=TABLET_LANDSCAPE, has_touch=True)
     try:
         guest = other.new_page()
         open_app(guest, public)
@@ -138,13 +138,13 @@ def test_a_table_deck_spectator_copy_offers_no_card_picker_and_no_pass(page, bas
         other.close()
 
 
-def test_between_rounds_a_spectator_sees_no_next_round_and_no_call(page, base_url, browser):
+def test_between_rounds_a_spectator_sees_no_next_round_and_no_call(page, base_url, new_device):
     start_example(page, base_url, deck="table")
     page.locator("[data-testid=picker] [data-card='9S']").tap()
     page.get_by_role("button", name="Cannot play — end the round").tap()
     page.wait_for_selector("[data-testid=call]")
     _, public = share_links(page)
-    other = browser.new_context(viewport=TABLET_LANDSCAPE, has_touch=True)
+    other = new_device(viewport=TABLET_LANDSCAPE, has_touch=True)
     try:
         guest = other.new_page()
         open_app(guest, public)
@@ -159,11 +159,11 @@ def test_between_rounds_a_spectator_sees_no_next_round_and_no_call(page, base_ur
 
 
 @pytest.mark.parametrize("size", TABLET_SIZES, ids=TABLET_IDS)
-def test_the_spectator_banner_and_where_the_table_stands_fit_every_tablet(page, base_url, browser, size):
+def test_the_spectator_banner_and_where_the_table_stands_fit_every_tablet(page, base_url, new_device, size):
     start_example(page, base_url, deck="table")
     page.locator("[data-testid=picker] [data-card='9S']").tap()
     _, public = share_links(page)
-    other = browser.new_context(viewport=size, has_touch=True)
+    other = new_device(viewport=size, has_touch=True)
     try:
         guest = other.new_page()
         open_app(guest, public)

@@ -203,8 +203,8 @@ CONTRAST = """(el) => {
 }"""
 
 
-def test_defect_5_red_suits_have_enough_contrast_in_the_dark_theme(browser, base_url):
-    context = browser.new_context(viewport=TABLET_SIZES[1], has_touch=True, color_scheme="dark")
+def test_defect_5_red_suits_have_enough_contrast_in_the_dark_theme(new_device, base_url):
+    context = new_device(viewport=TABLET_SIZES[1], has_touch=True, color_scheme="dark")
     page = context.new_page()
     try:
         start_example(page, base_url)

@@ -65,7 +65,7 @@ def code_of(page, which: str):
     return svg
 
 
-def test_both_codes_decode_to_their_links_in_both_themes_and_open_the_same_game(page, base_url, browser,
+def test_both_codes_decode_to_their_links_in_both_themes_and_open_the_same_game(page, base_url, new_device,
                                                                                   tmp_path):
     requests: list[str] = []
     page.on("request", lambda r: requests.append(r.url))
@@ -94,7 +94,7 @@ def test_both_codes_decode_to_their_links_in_both_themes_and_open_the_same_game(
             decoded[which] = found[0]
     assert sum(url.endswith("/vendor/segno.zip") for url in requests) == 1  # loaded once, on first Share
 
-    other = browser.new_context(viewport=TABLET_LANDSCAPE, has_touch=True)
+    other = new_device(viewport=TABLET_LANDSCAPE, has_touch=True)
     try:
         guest = other.new_page()
         guest.set_default_timeout(SLOW)

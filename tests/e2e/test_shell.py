@@ -17,6 +17,7 @@ def visible_title(page) -> str:
     return page.locator("section.route:not([hidden]) h1").inner_text()
 
 
+@pytest.mark.fresh_browser  # a first visit: nothing cached, no service worker yet
 def test_app_becomes_ready_without_errors_or_foreign_requests(page, base_url):
     recorder = open_app(page, base_url)
     assert page.locator("#boot").is_hidden()
@@ -38,6 +39,7 @@ def test_every_route_renders(app, base_url, route):
     assert app.recorder.errors == []
 
 
+@pytest.mark.fresh_browser  # page.route must see the wasm request (a service worker would answer it unseen)
 def test_navigation_works_before_python_is_ready(page, base_url):
     # Block the Python runtime: the prerendered shell must still navigate and show rules.
     page.route("**/pyodide.asm.wasm", lambda route: route.abort())
@@ -56,6 +58,7 @@ def test_works_from_a_subpath(page, sub_url):
     assert recorder.errors == []
 
 
+@pytest.mark.fresh_browser  # the service worker installs and takes control on a first visit
 def test_offline_after_first_visit(page, base_url):
     open_app(page, base_url)
     wait_for_controller(page)
@@ -119,8 +122,8 @@ def axe_serious(page) -> list[str]:
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_accessibility_audit(browser, base_url, theme):
-    context = browser.new_context(bypass_csp=True, viewport=TABLET_LANDSCAPE, has_touch=True,
+def test_accessibility_audit(new_device, base_url, theme):
+    context = new_device(bypass_csp=True, viewport=TABLET_LANDSCAPE, has_touch=True,
                                   color_scheme=theme)
     page = context.new_page()
     open_app(page, base_url)
@@ -145,6 +148,7 @@ def wait_for_controller(page) -> None:
     raise AssertionError("the service worker never took control")
 
 
+@pytest.mark.fresh_browser  # a service worker installs, then a new one replaces it
 def test_a_new_deploy_shows_a_quiet_reload_notice(page, site_dir, tmp_path):
     import shutil
 
@@ -192,6 +196,7 @@ def test_rule_cross_references_keep_the_route(app, base_url):
 
 
 # ---------------------------------------------------------------- the standard library cut (issue 19)
+@pytest.mark.fresh_browser  # what a first visit requests: the cut, never the full library
 def test_the_app_loads_the_cut_standard_library_and_never_the_full_one(page, base_url):
     full, cut = [], []
     page.on("request", lambda r: (full if r.url.endswith("/python_stdlib.zip") else
@@ -202,6 +207,7 @@ def test_the_app_loads_the_cut_standard_library_and_never_the_full_one(page, bas
     assert recorder.errors == []
 
 
+@pytest.mark.fresh_browser  # the fallback fetch of the full library, on a device that has never had it
 def test_a_module_the_cut_left_out_loads_from_the_full_library(page, base_url):
     """The cut lacks ``colorsys`` (in neither the boot nor the later zip): an import of it from the page (PyScript runs a new
     ``<script type="py">`` in the app's interpreter) fetches the full library once and

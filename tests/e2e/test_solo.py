@@ -95,7 +95,7 @@ def play_to_the_end(page, limit: int = 40) -> int:
 
 
 @pytest.mark.parametrize("viewport", [TABLET_LANDSCAPE, TABLET_PORTRAIT], ids=["landscape", "portrait"])
-def test_a_whole_solo_conflict_by_taps_with_undo_reload_and_a_share_link(page, base_url, browser, viewport):
+def test_a_whole_solo_conflict_by_taps_with_undo_reload_and_a_share_link(page, base_url, new_device, viewport):
     page.set_viewport_size(viewport)
     open_app(page, base_url + "#/conflict", timeout=LOAD)
     set_up_solo(page)
@@ -145,7 +145,7 @@ def test_a_whole_solo_conflict_by_taps_with_undo_reload_and_a_share_link(page, b
     now = status(page)
     page.get_by_role("button", name="Share").tap()
     link = page.locator("[data-testid=share-full]").input_value()
-    other = browser.new_context(viewport=viewport, has_touch=True)
+    other = new_device(viewport=viewport, has_touch=True)
     try:
         guest = other.new_page()
         open_app(guest, link, timeout=LOAD)

@@ -100,6 +100,7 @@ __all__ = [
     "resolve", "casualty_ranges", "dice_pool", "offered_stratagems", "stratagem_problem", "week_odds",
     "can_counter_attack", "can_leave", "can_change_armies", "jibril_division", "example_setup",
     "MANEUVERS", "MANEUVER_NAMES", "TIERS", "TIER_NAMES", "matchup", "MATCHUPS",
+    "outcome_odds", "OutcomeOdds", "SideOdds", "MOVEMENTS", "MOVEMENT_NAMES", "withdraw_route",
 ]
 
 KIND = "battle"
@@ -367,6 +368,27 @@ HOUSE_RULES: Mapping[str, str] = MappingProxyType({
     "HR-AI-7": "Whose dice is a game setting: with the app's dice the app rolls; with your own dice the "
                "table rolls and enters each side's dice and the casualty range rolls, which the app checks "
                "and records.",
+    "HR-AI-8": "Continuous Front: the enemy may not withdraw through the defended hex, but a Withdraw its "
+               "cell lets get away still leaves the battle (by the arc or back up its route, not through the "
+               "hex); the board says so.",
+    "HR-AI-9": "Last Stand: the units destroyed when the Withdraw gets away are the rearguard and every unit "
+               "that reinforced its pool — Covering Fire's long-range units too.",
+    "HR-AI-10": "AI-11 fallback: a Major, Crushing or Legendary cell your group has not edited reads the "
+                "source's Minor victory cell (an edited Minor cell changes only the Minor table).",
+    "HR-AI-11": "Defend mitigates casualties by the enemy's maneuver: those of an enemy Skirmish or Attack "
+                "(a Counter Attack is an Attack), not those of a Defend or Block that reads Skirmish under "
+                "Harassing Fire.",
+    "HR-AI-12": "How a Withdraw gets away is read from its cell's words: \"three hex arc\" — it may disengage "
+                "into the three-hex arc from its route; \"back up route\" or \"head back\" — it must head back "
+                "up its route; a cell that says only \"Withdraw Succeeds\" names no direction.",
+    "HR-AI-13": "The staff officer (advice behind the curtain, and the app's general) reads only what both "
+                "sides can see: the two armies, never a sealed bid. Each maneuver is weighed with the "
+                "stratagems whose effect is stated, when they raise its payoff; a Defend with Counter Attack "
+                "switches whenever it may. Aims: net casualties (expected casualties landed on the enemy "
+                "minus those landed on you), getting away (the chance your army leaves the battle by a "
+                "Withdraw) and holding the hex (the chance your army is still in the hex after the week: "
+                "not withdrawn, fallen back or destroyed). The recommendation is the equilibrium of that "
+                "zero-sum game (exact, engine/zerosum.py).",
 })
 
 #: RULES.md clauses that are rulings (the app's reading where the source is silent).
@@ -1386,6 +1408,47 @@ def casualty_ranges(state: BattleState, bids: tuple[Bid, Bid], successes: tuple[
     return _read(state, bids, switched, successes).ranges
 
 
+
+def _mitigation(bids: tuple[Bid, Bid], maneuvers: tuple[str, str],
+                successes: tuple[int, int]) -> tuple[int, int]:
+    """AI-15/AI-16: how many casualties each side may cancel this week: a Defend (not under
+    Hold the Line) its successes over the opponent's against a Skirmish or an Attack; a Block
+    with Delay half its successes (rounded down). Shared by :func:`resolve` and the odds."""
+    mitigation = [0, 0]
+    for s in (0, 1):
+        strats = bids[s].stratagems
+        if (maneuvers[s] == "defend" and "hold_the_line" not in strats and successes[s] > successes[1 - s]
+                and maneuvers[1 - s] in ("skirmish", "attack")):
+            mitigation[s] += successes[s] - successes[1 - s]
+        if maneuvers[s] == "block" and "delay" in strats:
+            mitigation[s] += successes[s] // 2
+    return mitigation[0], mitigation[1]
+
+
+def _withdrew(reading: _Reading) -> tuple[bool, bool]:
+    """AI-10/AI-15: which side's Withdraw gets away: its cell is applied and says "Withdraw
+    Succeeds" (a Continuous Front only closes the defended hex to it, HR-AI-8)."""
+    return tuple(reading.applied[s] and reading.cells[s].effect.withdraw is True  # type: ignore[return-value]
+                 and reading.maneuvers[s] == "withdraw" for s in (0, 1))
+
+
+def _last_stand_units(reading: _Reading, side: int, rearguard: int | None) -> tuple[int, ...]:
+    """AI-16 Last Stand: the units destroyed when the Withdraw gets away: the rearguard and
+    every unit that reinforced its pool (HR-AI-9: Covering Fire's long-range units too)."""
+    return (rearguard,) + reading.pools[side].reinforcing  # type: ignore[operator]
+
+
+def _beaten_line(reading: _Reading, bids: tuple[Bid, Bid]) -> int | None:
+    """AI-19: the side that falls back this week (a Defend or Block beaten by 3+ by an Attack or
+    Shock Attack, not holding the line), or None. Old games keep no fallback (see resolve)."""
+    loser = None if reading.winner is None else 1 - reading.winner
+    maneuvers = reading.maneuvers
+    if (loser is not None and reading.margin >= 3 and maneuvers[loser] in ("defend", "block")
+            and maneuvers[1 - loser] in ("attack", "shock") and "hold_the_line" not in bids[loser].stratagems):
+        return loser
+    return None
+
+
 def _land(state: BattleState, side: int, count: int, first: int, damage: tuple[int, ...],
           destroyed: tuple[bool, ...]) -> tuple[tuple[int, ...], tuple[bool, ...], tuple[tuple[int, int], ...]]:
     """AI-14/HR-AI-1/HR-AI-2: ``count`` casualties land on ``side``'s units, line unit first.
@@ -1525,15 +1588,7 @@ def resolve(state: BattleState, bids: tuple[Bid, Bid], rolls: Rolls,
                                          f"(got {_shown(given)})")
             rolled.append(int(given))
     maneuvers = reading.maneuvers
-    # AI-15 mitigation of the casualties each side takes (Defend, Delay; none under Hold the Line).
-    mitigation = [0, 0]
-    for s in (0, 1):
-        strats = bids[s].stratagems
-        if (maneuvers[s] == "defend" and "hold_the_line" not in strats and successes[s] > successes[1 - s]
-                and maneuvers[1 - s] in ("skirmish", "attack")):
-            mitigation[s] += successes[s] - successes[1 - s]
-        if maneuvers[s] == "block" and "delay" in strats:
-            mitigation[s] += successes[s] // 2
+    mitigation = list(_mitigation(bids, maneuvers, successes))
     incoming = (rolled[1], rolled[0])
     mitigated = tuple(min(mitigation[s], incoming[s]) for s in (0, 1))
     taken = tuple(incoming[s] - mitigated[s] for s in (0, 1))
@@ -1561,20 +1616,18 @@ def resolve(state: BattleState, bids: tuple[Bid, Bid], rolls: Rolls,
     for s in (0, 1):
         first = rears[s] if rears[s] is not None else state.vanguards[s]
         damage[s], destroyed[s], hits[s] = _land(state, s, taken[s], first, damage[s], destroyed[s])
-    withdrew = [reading.applied[s] and reading.cells[s].effect.withdraw is True and maneuvers[s] == "withdraw"
-                for s in (0, 1)]
+    withdrew = list(_withdrew(reading))
     for s in (0, 1):
         if withdrew[s] and "last_stand" in bids[s].stratagems:
-            gone = (rears[s],) + reading.pools[s].reinforcing
+            gone = _last_stand_units(reading, s, rears[s])
             destroyed[s] = tuple(True if i in gone else d for i, d in enumerate(destroyed[s]))
             notes.append(f"AI-16 Last Stand: {names[s]}'s rearguard and its reinforcing units are destroyed")
         if withdrew[s] and "continuous_front" in bids[1 - s].stratagems:
             notes.append(f"AI-16 Continuous Front: {names[s]} may not withdraw through the defended hex")
     # AI-19: a Defend or Block beaten by 3+ by an Attack or Shock Attack falls back (not under Hold the Line).
     fell_back = [False, False]
-    loser = None if reading.winner is None else 1 - reading.winner
-    if (loser is not None and reading.margin >= 3 and maneuvers[loser] in ("defend", "block")
-            and maneuvers[1 - loser] in ("attack", "shock") and "hold_the_line" not in bids[loser].stratagems):
+    loser = _beaten_line(reading, bids)
+    if loser is not None:
         if state.old_rulings:
             notes.append(f"AI-19 not applied: this battle was played before the fallback ruling, so "
                          f"{names[loser]} does not fall back (kept as played)")
@@ -2198,3 +2251,9 @@ def upgrade(data: Mapping[str, Any]) -> dict[str, Any]:
                 setup["old_rulings"] = True
     out["setup"] = setup
     return out
+
+
+# ---------------------------------------------------------------------------
+# Outcome odds (issue 17): in engine/ascension_odds.py, re-exported here.
+
+from .ascension_odds import MOVEMENTS, MOVEMENT_NAMES, OutcomeOdds, SideOdds, outcome_odds, withdraw_route  # noqa: E402

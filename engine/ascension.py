@@ -2257,3 +2257,4 @@ def upgrade(data: Mapping[str, Any]) -> dict[str, Any]:
 # Outcome odds (issue 17): in engine/ascension_odds.py, re-exported here.
 
 from .ascension_odds import MOVEMENTS, MOVEMENT_NAMES, OutcomeOdds, SideOdds, outcome_odds, withdraw_route  # noqa: E402
+from .ascension_advice import AIMS, AIM_NAMES, Advice, GridCell, advice, app_bid, candidate_bids  # noqa: E402

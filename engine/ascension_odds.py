@@ -70,7 +70,9 @@ class SideOdds:
     * ``units_lost``: ``((n, p), …)`` how many units it loses (Last Stand included);
       ``unit_lost``: per unit index the chance it is destroyed this week;
     * ``loses_unit``: chance it loses at least one unit; ``destroyed``: chance it has no
-      unit left after the week (AI-14).
+      unit left after the week (AI-14);
+    * ``remains``: chance it is still in the hex after the week (it neither got away, nor
+      fell back, nor was destroyed).
     """
 
     movement: Mapping[str, Fraction]
@@ -82,6 +84,7 @@ class SideOdds:
     unit_lost: tuple[Fraction, ...]
     loses_unit: Fraction
     destroyed: Fraction
+    remains: Fraction = _ZERO
 
     @property
     def gets_away(self) -> Fraction:
@@ -254,6 +257,7 @@ def _compute(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool]) -
     per_unit = [[_ZERO] * len(state.armies[s].units) for s in (0, 1)]
     loses = [_ZERO, _ZERO]
     wiped = [_ZERO, _ZERO]
+    remains = [_ZERO, _ZERO]
     ends = _ZERO
     fallback = [_ZERO, _ZERO]
     tiers: dict[str, Any] = {"drawn": _ZERO, "sides": ({}, {})}
@@ -315,13 +319,15 @@ def _compute(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool]) -
                     if alive[s] <= lost:
                         wiped[s] += q
                         gone_any = True
+                    elif moves[s] in ("stays", "withdraw_fails"):
+                        remains[s] += q
                 if gone_any or any(m not in ("stays", "withdraw_fails") for m in moves):
                     ends += q
     sides = tuple(SideOdds(
         movement=movement[s], landed=_pairs(landed[s]),
         mean_landed=sum((n * v for n, v in landed[s].items()), _ZERO), taken=_pairs(taken_d[s]),
         mean_mitigated=mitigated_mean[s], units_lost=_pairs(lost_n[s]), unit_lost=tuple(per_unit[s]),
-        loses_unit=loses[s], destroyed=wiped[s]) for s in (0, 1))
+        loses_unit=loses[s], destroyed=wiped[s], remains=remains[s]) for s in (0, 1))
     any_reading = next(iter(readings.values()))
     return OutcomeOdds(bids=bids, switched=switched, maneuvers=any_reading.maneuvers, read_as=any_reading.read_as,
                        pools=pools, tiers=tiers, sides=sides, battle_ends=ends,  # type: ignore[arg-type]

@@ -69,6 +69,12 @@ Actions (plain JSON dicts, canonical form as :func:`normalize_action` returns it
   (AI-18);
 * ``{"type": "bid", "side": s, "sealed": true}`` — only in a spectator's copy: the
   side has declared, what is not shown (AI-7).
+
+An army of the setup may be played by the app (issue 17): ``"controller": "app"`` with a
+``"level"`` (``"easy"``, ``"normal"``, ``"hard"``; people are the default and left out).
+Its bids are ordinary bids that carry ``"why"``: one line, the app's reason
+(:mod:`engine.ascension_advice`), hidden with the bid until the reveal and kept in the
+week's result (``WeekResult.whys``).
 """
 
 from __future__ import annotations
@@ -655,6 +661,7 @@ class Army:
     vanguard: int
     rearguard: int
     general: General | None
+    level: str | None = None  # the app's level when the app plays this army (issue 17)
 
 
 @dataclass(frozen=True)
@@ -853,6 +860,7 @@ class WeekResult:
     vanguards: tuple[int, int]
     rearguards: tuple[int, int]
     rearguards_used: tuple[int | None, int | None] = (None, None)
+    whys: tuple[str, str] = ("", "")  # the app general's reasons for its bid (issue 17)
 
 
 PHASES = ("bid", "revealed", "over")
@@ -891,6 +899,7 @@ class BattleState:
     changes: tuple[tuple[int, str], ...] = ()
     spectator: bool = False
     old_rulings: bool = False
+    whys: tuple[str, str] = ("", "")  # the app general's one-line reasons for this week's bids
 
     @property
     def settings(self) -> dict[str, Any]:
@@ -994,7 +1003,7 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
         where = f"Army {a + 1}"
         if not isinstance(raw, Mapping):
             raise SetupError(f"{where} must be an object with named fields")
-        _keys(raw, {"name", "units", "vanguard", "rearguard", "general"}, where)
+        _keys(raw, {"name", "units", "vanguard", "rearguard", "general", "controller", "level"}, where)
         name = _text(raw.get("name"), where, "name")
         where = f"Army {a + 1} ({name})"
         units = raw.get("units")
@@ -1022,13 +1031,48 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
                            "level": _whole(general.get("level"), gwhere, "level", 0, 3),
                            "traits": gtraits}
         out.append({"name": name, "units": out_units, "vanguard": vanguard, "rearguard": rearguard,
-                    "general": out_general})
+                    "general": out_general, **_controller(raw, where)})
     result: dict[str, Any] = {"armies": out}
     if spectator:
         result["spectator"] = True
     if old_rulings:
         result["old_rulings"] = True
     return result
+
+
+#: Who plays an army (setup ``"controller"``): people at the table, or the app (issue 17).
+CONTROLLERS: tuple[str, ...] = ("people", "app")
+APP_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+
+
+def _controller(raw: Mapping[str, Any], where: str) -> dict[str, str]:
+    """Issue 17: ``"controller": "app"`` and its ``"level"`` (easy, normal, hard); people are
+    the default and are left out of the canonical setup (older setups normalize as before)."""
+    controller = raw.get("controller", "people")
+    if controller not in CONTROLLERS:
+        raise SetupError(f'{where}: the army is played by "people" or "app" (got {_quote(controller)})')
+    level = raw.get("level")
+    if controller == "people":
+        if level is not None:
+            raise SetupError(f"{where}: a level is only for an army the app plays")
+        return {}
+    level = "normal" if level is None else level
+    if level not in APP_LEVELS:
+        raise SetupError(f"{where}: the app's level is easy, normal or hard (got {_quote(level)})")
+    return {"controller": "app", "level": level}
+
+
+def app_levels(setup: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """The app's level for each army of a (normalized) setup; ``None`` where people play it."""
+    if not isinstance(setup, Mapping) or not isinstance(setup.get("armies"), (list, tuple)):
+        raise BadArgument("Not a battle setup")
+    out = []
+    for raw in list(setup["armies"])[:2]:
+        app = isinstance(raw, Mapping) and raw.get("controller") == "app"
+        out.append((raw.get("level") if raw.get("level") in APP_LEVELS else "normal") if app else None)
+    while len(out) < 2:
+        out.append(None)
+    return out[0], out[1]
 
 
 def _unit(raw: Mapping[str, Any]) -> Unit:
@@ -1040,7 +1084,8 @@ def _army(raw: Mapping[str, Any]) -> Army:
     units = tuple(_unit(u) for u in raw["units"])
     g = raw["general"]
     general = General(g["name"], g["level"], tuple(g["traits"])) if g else None
-    return Army(raw["name"], units, raw["vanguard"], raw["rearguard"], general)
+    return Army(raw["name"], units, raw["vanguard"], raw["rearguard"], general,
+                raw.get("level") if raw.get("controller") == "app" else None)
 
 
 def jibril_division(name: str | None = None) -> dict[str, Any]:
@@ -1362,10 +1407,11 @@ def _successes_arg(successes: Any, pools: tuple[Pool, Pool]) -> tuple[int, int]:
 
 
 def _read(state: BattleState, bids: tuple[Bid, Bid], switched: tuple[bool, bool],
-          successes: tuple[int, int]) -> _Reading:
-    """AI-8 … AI-11, AI-16: the tier and the cells each side reads for these successes."""
+          successes: tuple[int, int], pools: tuple[Pool, Pool] | None = None) -> _Reading:
+    """AI-8 … AI-11, AI-16: the tier and the cells each side reads for these successes
+    (``pools``: the week's pools when the caller has them already)."""
     settings = state.settings
-    pools = _week_pools(state, bids, switched)
+    pools = _week_pools(state, bids, switched) if pools is None else pools
     margin = abs(successes[0] - successes[1])
     winner = None if margin == 0 else (0 if successes[0] > successes[1] else 1)
     general = state.armies[winner].general if winner is not None else None
@@ -1694,7 +1740,7 @@ def start(setup: Mapping[str, Any], rules: Mapping[str, Any] | None = None,
 _TYPES = ("bid", "reveal", "counter_attack", "roll", "leave", "join", "correct", "phase")
 #: Every field an action may carry (for the hostile-caller tests).
 ACTION_FIELDS = ("side", "maneuver", "stratagems", "rearguard", "sealed", "dice", "successes", "ranges", "unit",
-                 "index")
+                 "index", "why")
 
 
 def _side_field(action: Mapping[str, Any]) -> int:
@@ -1719,7 +1765,7 @@ def _norm_bid(state: BattleState, action: Mapping[str, Any]) -> dict[str, Any]:
         if not state.spectator:
             raise RuleError("AI-7", "a sealed bid belongs only in a spectator's copy; a bid names its maneuver")
     else:
-        referee.only(action, ("side", "maneuver"), ("stratagems", "rearguard"))
+        referee.only(action, ("side", "maneuver"), ("stratagems", "rearguard", "why"))
         side = _side_field(action)
     _over(state)
     if state.phase != "bid":
@@ -1750,7 +1796,17 @@ def _norm_bid(state: BattleState, action: Mapping[str, Any]) -> dict[str, Any]:
         out["rearguard"] = rear
     elif "rearguard" in action:
         raise RuleError("AI-2", "only a Withdraw names a rearguard")
+    if "why" in action:
+        if state.armies[side].level is None:
+            raise ActionError("Only a bid of an army the app plays carries a 'why'")
+        why = action["why"]
+        if not isinstance(why, str) or not why.strip() or len(why) > WHY_MAX or text_problem(why):
+            raise ActionError(f"The app's 'why' is one line of text of at most {WHY_MAX} characters")
+        out["why"] = " ".join(why.split())
     return out
+
+
+WHY_MAX = 240
 
 
 def _norm_roll(state: BattleState, action: Mapping[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
@@ -1954,9 +2010,10 @@ def _after_roll(state: BattleState, action: Mapping[str, Any], rng: random.Rando
                 raise BadArgument("step needs the game's random generator to roll")
             ranges.append(rng.randint(span[0], span[1]))
     result = resolve(state, bids, Rolls(successes, (ranges[0], ranges[1]), dice), state.switched)
+    result = replace(result, whys=state.whys)
     new = replace(state, damage=result.damage, destroyed=result.destroyed, vanguards=result.vanguards,
                   rearguards=result.rearguards, weeks=state.weeks + (result,), bids=(None, None),
-                  switched=(False, False))
+                  switched=(False, False), whys=("", ""))
     if result.ended:
         return replace(new, phase="over", outcome=result.ended, how=result.how)
     return replace(new, phase="bid", week=state.week + 1, phases_done=())
@@ -2002,7 +2059,7 @@ def step(state: BattleState, action: Mapping[str, Any], rules: Mapping[str, Any]
         side = action["side"]
         bid = Bid("", (), None, True) if action.get("sealed") else \
             Bid(action["maneuver"], tuple(action["stratagems"]), action.get("rearguard"))
-        return replace(state, bids=_set(state.bids, side, bid))
+        return replace(state, bids=_set(state.bids, side, bid), whys=_set(state.whys, side, action.get("why", "")))
     if kind == "reveal":
         return replace(state, phase="revealed")
     if kind == "counter_attack":
@@ -2257,4 +2314,4 @@ def upgrade(data: Mapping[str, Any]) -> dict[str, Any]:
 # Outcome odds (issue 17): in engine/ascension_odds.py, re-exported here.
 
 from .ascension_odds import MOVEMENTS, MOVEMENT_NAMES, OutcomeOdds, SideOdds, outcome_odds, withdraw_route  # noqa: E402
-from .ascension_advice import AIMS, AIM_NAMES, Advice, GridCell, advice, app_bid, candidate_bids  # noqa: E402
+from .ascension_advice import AIMS, AIM_NAMES, Advice, GridCell, advice, app_bid, app_turn, bid_name, candidate_bids  # noqa: E402,E501

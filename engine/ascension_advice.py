@@ -34,7 +34,7 @@ from .ascension_odds import OutcomeOdds, _memo, outcome_odds
 from .ascension_tables import MANEUVER_NAMES, MANEUVERS
 
 __all__ = ["AIMS", "AIM_NAMES", "LEVELS", "LEVEL_LABELS", "Advice", "GridCell", "public_state", "candidate_bids",
-           "advice", "app_bid", "payoff", "mix_text", "bid_name"]
+           "advice", "app_bid", "app_turn", "undo_target", "payoff", "mix_text", "bid_name"]
 
 #: What the general's payoff counts (HR-AI-13).
 AIMS: tuple[str, ...] = ("net", "away", "hold")
@@ -275,3 +275,39 @@ def app_bid(state: Any, side: int, level: str, seed: int) -> dict[str, Any]:
                    f"Hard: drew {bid_name(found.own[pick])} from the equilibrium mix "
                    f"({mix_text(found.own, found.mix)}; worth {float(found.value):+.2f} net casualties "
                    "whatever the enemy declares)")
+
+
+def app_turn(game: Any) -> tuple[int, str] | None:
+    """(side, level) when the app must bid now in ``game``: the battle is at the week's bids, an
+    army the app plays has not declared, and the game shows its newest position (the app never
+    overwrites the redo stack by itself) and is no spectator's copy. ``None`` otherwise."""
+    from .game import Game, replay
+
+    if not isinstance(game, Game) or game.kind != _a.KIND:
+        raise _a.BadArgument(f"Not a battle game: {type(game).__name__}")
+    if game.position != len(game.actions):
+        return None
+    levels = _a.app_levels(game.setup)
+    if levels == (None, None) or game.setup.get("spectator"):
+        return None
+    state = replay(game)
+    if state.phase != "bid":
+        return None
+    for s in (0, 1):
+        if levels[s] is not None and state.bids[s] is None:
+            return s, levels[s]
+    return None
+
+
+def undo_target(game: Any) -> int | None:
+    """Where one tap of Undo goes when the app plays an army: just before the person's last
+    action (the app's own bids after it are undone too, or it would only bid again). ``None``
+    when no action of a person is in force."""
+    from .game import Game
+
+    if not isinstance(game, Game) or game.kind != _a.KIND:
+        raise _a.BadArgument(f"Not a battle game: {type(game).__name__}")
+    for index in range(game.position - 1, -1, -1):
+        if "why" not in game.actions[index]:
+            return index
+    return None

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from math import gcd as _gcd
 from typing import Any, Mapping
 
 from . import ascension as _a
@@ -178,14 +179,6 @@ def _landing(state: Any, memo: dict, side: int, first: int, count: int) -> tuple
     return found
 
 
-def _add(table: dict, key: Any, p: Fraction) -> None:
-    table[key] = table.get(key, _ZERO) + p
-
-
-def _pairs(table: dict) -> tuple[tuple[int, Fraction], ...]:
-    return tuple(sorted((k, v) for k, v in table.items() if v))
-
-
 def outcome_odds(state: Any, bids: Any, switched: Any = None) -> OutcomeOdds:
     """AI-8 … AI-19: the exact odds of every outcome of this week for two declared bids.
 
@@ -227,7 +220,9 @@ def _compute(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool]) -
     total = die ** (pools[0].dice + pools[1].dice)
     readings: dict[tuple, Any] = {}
     groups: dict[tuple, int] = {}
+    skilled = [bool(a.general and a.general.skilled) for a in state.armies]
     maneuvers = None
+    tier_of: dict[tuple[int, bool], str] = {}
     for s0, w0 in enumerate(dists[0]):
         if not w0:
             continue
@@ -236,11 +231,13 @@ def _compute(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool]) -
                 continue
             margin = abs(s0 - s1)
             winner = None if margin == 0 else (0 if s0 > s1 else 1)
-            general = state.armies[winner].general if winner is not None else None
-            tier = _a.victory_tier(margin, bool(general and general.skilled))
+            skill = winner is not None and skilled[winner]
+            tier = tier_of.get((margin, skill))
+            if tier is None:
+                tier = tier_of[(margin, skill)] = _a.victory_tier(margin, skill)
             rkey = (winner, tier)
             if rkey not in readings:
-                readings[rkey] = _a._read(state, bids, switched, (s0, s1))
+                readings[rkey] = _a._read(state, bids, switched, (s0, s1), pools)
             maneuvers = readings[rkey].maneuvers
             mit = _a._mitigation(bids, maneuvers, (s0, s1))
             gkey = (winner, tier, mit)
@@ -249,86 +246,95 @@ def _compute(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool]) -
     rears = tuple(bids[s].rearguard if maneuvers[s] == "withdraw" else None for s in (0, 1))
     firsts = tuple(rears[s] if rears[s] is not None else state.vanguards[s] for s in (0, 1))
     alive = [frozenset(state.alive(s)) for s in (0, 1)]
-    movement = [{m: _ZERO for m in MOVEMENTS}, {m: _ZERO for m in MOVEMENTS}]
+    # Each group's casualty rolls are uniform (AI-12): weights in whole numbers over the common
+    # denominator total · scale, where scale is a multiple of every group's number of range rolls.
+    plans = []
+    scale = 1
+    for (winner, tier, mit), weight in groups.items():
+        reading = readings[(winner, tier)]
+        rolls = [[0] if span is None else list(range(span[0], span[1] + 1)) for span in reading.ranges]
+        n = len(rolls[0]) * len(rolls[1])
+        scale = scale * n // _gcd(scale, n)
+        plans.append((winner, tier, mit, weight, reading, rolls, n))
+    denominator = total * scale
+    movement = [{m: 0 for m in MOVEMENTS}, {m: 0 for m in MOVEMENTS}]
     landed: list[dict] = [{}, {}]
     taken_d: list[dict] = [{}, {}]
     lost_n: list[dict] = [{}, {}]
-    mitigated_mean = [_ZERO, _ZERO]
-    per_unit = [[_ZERO] * len(state.armies[s].units) for s in (0, 1)]
-    loses = [_ZERO, _ZERO]
-    wiped = [_ZERO, _ZERO]
-    remains = [_ZERO, _ZERO]
-    ends = _ZERO
-    fallback = [_ZERO, _ZERO]
-    tiers: dict[str, Any] = {"drawn": _ZERO, "sides": ({}, {})}
-    for t in TIERS[1:]:
-        for s in (0, 1):
-            general = state.armies[s].general
-            if t != "legendary" or (general and general.skilled):
-                tiers["sides"][s][t] = _ZERO
-    for (winner, tier, mit), weight in sorted(groups.items(), key=lambda kv: repr(kv[0])):
-        p = Fraction(weight, total)
-        if winner is None:
-            tiers["drawn"] += p
-        else:
-            tiers["sides"][winner][tier] += p
-        reading = readings[(winner, tier)]
+    mitigated = [0, 0]
+    per_unit = [[0] * len(state.armies[s].units) for s in (0, 1)]
+    loses = [0, 0]
+    wiped = [0, 0]
+    remains = [0, 0]
+    ends = 0
+    fallback = [0, 0]
+    tiers_w: dict[tuple, int] = {}
+    for winner, tier, mit, weight, reading, rolls, n in plans:
+        big = weight * scale
+        tiers_w[(winner, tier)] = tiers_w.get((winner, tier), 0) + big
         withdrew = _a._withdrew(reading)
         loser = _a._beaten_line(reading, bids)
-        fell = tuple(loser == s and not state.old_rulings for s in (0, 1))
         moves = []
         for s in (0, 1):
             if withdrew[s]:
                 moves.append(withdraw_route(reading.cells[s].text))
             elif reading.maneuvers[s] == "withdraw":
                 moves.append("withdraw_fails")
-            elif fell[s]:
+            elif loser == s and not state.old_rulings:
                 moves.append("falls_back")
             else:
                 moves.append("stays")
-            movement[s][moves[s]] += p
+            movement[s][moves[s]] += big
             if reading.applied[s] and reading.cells[s].origin == "fallback":
-                fallback[s] += p
+                fallback[s] += big
+        moving = any(m not in ("stays", "withdraw_fails") for m in moves)
         stand = [frozenset(_a._last_stand_units(reading, s, rears[s]))
                  if withdrew[s] and "last_stand" in bids[s].stratagems else frozenset() for s in (0, 1)]
-        spans = reading.ranges
-        rolls = []
-        for s in (0, 1):  # what side s's cell inflicts on the other side
-            span = spans[s]
-            rolls.append([0] if span is None else list(range(span[0], span[1] + 1)))
-        q = p / (len(rolls[0]) * len(rolls[1]))
+        q = big // n
         for r0 in rolls[0]:
             for r1 in rolls[1]:
                 incoming = (r1, r0)
                 gone_any = False
-                lost_sets = []
                 for s in (0, 1):
                     cut = min(mit[s], incoming[s])
                     taken = incoming[s] - cut
-                    n, lost = _landing(state, memo, s, firsts[s], taken)
-                    lost = lost | stand[s]
-                    lost_sets.append(lost)
-                    _add(landed[s], n, q)
-                    _add(taken_d[s], taken, q)
-                    _add(lost_n[s], len(lost), q)
-                    mitigated_mean[s] += cut * q
-                    for i in lost:
-                        per_unit[s][i] += q
+                    count, lost = _landing(state, memo, s, firsts[s], taken)
+                    if stand[s]:
+                        lost = lost | stand[s]
+                    landed[s][count] = landed[s].get(count, 0) + q
+                    taken_d[s][taken] = taken_d[s].get(taken, 0) + q
+                    lost_n[s][len(lost)] = lost_n[s].get(len(lost), 0) + q
+                    mitigated[s] += cut * q
                     if lost:
                         loses[s] += q
-                    if alive[s] <= lost:
-                        wiped[s] += q
-                        gone_any = True
-                    elif moves[s] in ("stays", "withdraw_fails"):
+                        for i in lost:
+                            per_unit[s][i] += q
+                        if alive[s] <= lost:
+                            wiped[s] += q
+                            gone_any = True
+                            continue
+                    if moves[s] in ("stays", "withdraw_fails"):
                         remains[s] += q
-                if gone_any or any(m not in ("stays", "withdraw_fails") for m in moves):
+                if gone_any or moving:
                     ends += q
+
+    def f(weight: int) -> Fraction:
+        return Fraction(weight, denominator)
+
+    def dist(table: dict) -> tuple[tuple[int, Fraction], ...]:
+        return tuple((k, f(v)) for k, v in sorted(table.items()) if v)
+
+    tiers: dict[str, Any] = {"drawn": f(tiers_w.get((None, "drawn"), 0)), "sides": ({}, {})}
+    for t in TIERS[1:]:
+        for s in (0, 1):
+            if t != "legendary" or skilled[s]:
+                tiers["sides"][s][t] = f(tiers_w.get((s, t), 0))
     sides = tuple(SideOdds(
-        movement=movement[s], landed=_pairs(landed[s]),
-        mean_landed=sum((n * v for n, v in landed[s].items()), _ZERO), taken=_pairs(taken_d[s]),
-        mean_mitigated=mitigated_mean[s], units_lost=_pairs(lost_n[s]), unit_lost=tuple(per_unit[s]),
-        loses_unit=loses[s], destroyed=wiped[s], remains=remains[s]) for s in (0, 1))
+        movement={m: f(v) if v else _ZERO for m, v in movement[s].items()}, landed=dist(landed[s]),
+        mean_landed=f(sum(k * v for k, v in landed[s].items())), taken=dist(taken_d[s]),
+        mean_mitigated=f(mitigated[s]), units_lost=dist(lost_n[s]), unit_lost=tuple(f(v) if v else _ZERO for v in per_unit[s]),
+        loses_unit=f(loses[s]), destroyed=f(wiped[s]), remains=f(remains[s])) for s in (0, 1))
     any_reading = next(iter(readings.values()))
     return OutcomeOdds(bids=bids, switched=switched, maneuvers=any_reading.maneuvers, read_as=any_reading.read_as,
-                       pools=pools, tiers=tiers, sides=sides, battle_ends=ends,  # type: ignore[arg-type]
-                       fallback_table=(fallback[0], fallback[1]))
+                       pools=pools, tiers=tiers, sides=sides, battle_ends=f(ends),  # type: ignore[arg-type]
+                       fallback_table=(f(fallback[0]), f(fallback[1])))

@@ -98,3 +98,74 @@ def test_app_bids_are_legal_and_explained():
 def test_bad_arguments(call, word):
     with pytest.raises(ValueError, match=word):
         call(ai.start(ARMIES))
+
+
+# ---------------------------------------------------------------------------
+# The app's general in a game (setup, recorded bid with its why, privacy, undo)
+
+from engine import ascension_advice as advisor  # noqa: E402
+from engine.game import ActionError, goto  # noqa: E402
+
+from .privacy import assert_absent  # noqa: E402
+
+
+def app_setup(level="hard", side=1):
+    data = {"armies": [dict(a) for a in ARMIES["armies"]]}
+    data["armies"][side] = {**data["armies"][side], "controller": "app", "level": level}
+    return data
+
+
+def test_setup_says_who_plays_each_army():
+    canon = ai.normalize_setup(app_setup("easy"))
+    assert canon["armies"][1]["controller"] == "app" and canon["armies"][1]["level"] == "easy"
+    assert "controller" not in canon["armies"][0]                       # people: left out, as before
+    assert ai.normalize_setup({"armies": [{**ARMIES["armies"][0], "controller": "app"}, ARMIES["armies"][1]]}
+                              )["armies"][0]["level"] == "normal"
+    assert ai.app_levels(canon) == (None, "easy")
+    for bad in ({"controller": "robot"}, {"controller": "app", "level": "expert"}, {"level": "hard"}):
+        with pytest.raises(ai.SetupError):
+            ai.normalize_setup({"armies": [{**ARMIES["armies"][0], **bad}, ARMIES["armies"][1]]})
+
+
+def test_the_app_bid_is_an_ordinary_action_hidden_until_the_reveal():
+    game = new_game("battle", app_setup(), None, 21)
+    assert advisor.app_turn(game) == (1, "hard")
+    action = ai.app_bid(replay(game), 1, "hard", game.seed)
+    game = apply(game, action)
+    assert game.actions[-1]["why"] == action["why"] and advisor.app_turn(game) is None
+    assert ai.describe(replay(goto(game, 0)), action) == "Week 1 · South declares in secret"
+    # Hidden means absent: the spectator copy, its link and history hold neither the bid nor its why.
+    assert_absent(game, [action["why"], "Hard: drew"])
+    game = apply(game, {"type": "bid", "side": 0, "maneuver": "attack"})
+    game = apply(game, {"type": "reveal"})
+    assert replay(game).whys == ("", action["why"])
+    game = apply(game, {"type": "roll"})
+    state = replay(game)
+    assert state.weeks[-1].whys == ("", action["why"]) and state.whys == ("", "")
+    assert advisor.app_turn(game) == (1, "hard")                         # week 2: it bids again
+    # Undo for the person: back before the person's roll (the app's bids never count).
+    assert advisor.undo_target(game) == 3
+    assert advisor.undo_target(goto(game, 1)) is None
+
+
+def test_a_why_only_on_the_apps_army_and_one_line():
+    game = new_game("battle", app_setup(), None, 21)
+    state = replay(game)
+    with pytest.raises(ActionError):
+        ai.normalize_action(state, {"type": "bid", "side": 0, "maneuver": "attack", "why": "because"})
+    for why in ("", "two\nlines", "x" * 300, "rtl \u202e"):
+        with pytest.raises(ActionError):
+            ai.normalize_action(state, {"type": "bid", "side": 1, "maneuver": "attack", "why": why})
+
+
+def test_hard_draws_from_the_mix_with_the_games_seed():
+    state = ai.start(app_setup())
+    found = ai.advice(state, 1, "net")
+    picks = [ai.app_bid(state, 1, "hard", seed)["maneuver"] for seed in range(60)]
+    assert picks == [ai.app_bid(state, 1, "hard", seed)["maneuver"] for seed in range(60)]  # reproducible
+    support = [b.maneuver for b, p in zip(found.own, found.mix) if p]
+    assert set(picks) <= set(support)
+    if len(support) > 1:
+        assert len(set(picks)) > 1
+    easy = {ai.app_bid(state, 1, "easy", seed)["maneuver"] for seed in range(60)}
+    assert len(easy) >= 4                                                 # random legal bids

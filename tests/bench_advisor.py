@@ -84,14 +84,14 @@ def exploitability_bench(pairs: int = 200, seed: int = 23) -> dict[str, Any]:
 
 
 def battle(ai, armies: dict[str, Any], rules: dict[str, Any] | None, levels: tuple[str, str], seed: int,
-           max_weeks: int = 12) -> tuple[int, int]:
+           max_weeks: int = 8) -> tuple[int, int]:
     """One battle to its end (or ``max_weeks``): casualties landed on each army."""
     rng = random.Random(seed)
     state = ai.start(armies, rules)
     landed = [0, 0]
     while state.phase != "over" and state.week <= max_weeks:
-        for s in (0, 1):
-            action = ai.app_bid(state, s, levels[s], seed)
+        actions = [ai.app_bid(state, s, levels[s], seed) for s in (0, 1)]  # both from the same public state
+        for action in actions:
             action.pop("why")
             state = ai.step(state, action, rules)
         state = ai.step(state, {"type": "reveal"}, rules)

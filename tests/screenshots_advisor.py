@@ -24,9 +24,13 @@ def tour(page, base: str, tag: str) -> None:
     lift(page)
     page.locator("[data-action='battle:pick'][data-arg=attack]").click()
     page.wait_for_selector("[data-testid=advisor] table")
+    shoot(page, f"advisor-bid-{tag}", full=False)
+    page.locator("[data-testid=advisor]").scroll_into_view_if_needed()
+    page.evaluate("document.querySelector('[data-testid=advisor]').scrollIntoView({block: 'start'})")
     shoot(page, f"advisor-grid-{tag}", full=False)
     page.locator("[data-action='battle:aim'][data-arg=away]").click()
     page.locator("[data-action='battle:pick'][data-arg=withdraw]").click()
+    page.evaluate("document.querySelector('[data-testid=advisor]').scrollIntoView({block: 'start'})")
     shoot(page, f"advisor-away-{tag}", full=False)
     setup = ai.example_setup()
     setup["armies"][1]["controller"] = "app"

@@ -138,7 +138,8 @@ def test_blind_bid_odds_roll_house_table_reload_and_share(page, base_url, browse
     assert "attack" not in page.locator(".history-list").inner_text().lower()
     page.get_by_role("button", name="History").tap()
     lift_curtain(page)
-    assert root.locator("[aria-checked=true]").count() == 0
+    # nothing chosen on B's screen (the staff officer's aim, issue 17, is B's own setting, not a bid)
+    assert root.locator("[aria-checked=true]:not(.adv-aims *)").count() == 0
     assert "Iron Host" not in page.locator("[data-testid=bid-form]").inner_text()
     pick(page, "defend")
     assert page.locator("[data-action='battle:strat']").count() == 0  # Zone Levy has no general

@@ -102,6 +102,7 @@ bench: site /usr/bin/chromium $(WEBKIT)
 	$(PY) -m tests.bench_consim
 	$(PY) -m tests.bench_ascension
 	$(PY) -m tests.bench_zerosum
+	$(PY) -m tests.bench_advisor
 	$(PY) -m tests.bench_solo
 
 # Each table's tour (tests/screenshots_*.py) runs through the one driver loop in

@@ -69,6 +69,12 @@ Actions (plain JSON dicts, canonical form as :func:`normalize_action` returns it
   (AI-18);
 * ``{"type": "bid", "side": s, "sealed": true}`` — only in a spectator's copy: the
   side has declared, what is not shown (AI-7).
+
+An army of the setup may be played by the app (issue 17): ``"controller": "app"`` with a
+``"level"`` (``"easy"``, ``"normal"``, ``"hard"``; people are the default and left out).
+Its bids are ordinary bids that carry ``"why"``: one line, the app's reason
+(:mod:`engine.ascension_advice`), hidden with the bid until the reveal and kept in the
+week's result (``WeekResult.whys``).
 """
 
 from __future__ import annotations
@@ -100,6 +106,7 @@ __all__ = [
     "resolve", "casualty_ranges", "dice_pool", "offered_stratagems", "stratagem_problem", "week_odds",
     "can_counter_attack", "can_leave", "can_change_armies", "jibril_division", "example_setup",
     "MANEUVERS", "MANEUVER_NAMES", "TIERS", "TIER_NAMES", "matchup", "MATCHUPS",
+    "outcome_odds", "OutcomeOdds", "SideOdds", "MOVEMENTS", "MOVEMENT_NAMES", "withdraw_route",
 ]
 
 KIND = "battle"
@@ -367,6 +374,27 @@ HOUSE_RULES: Mapping[str, str] = MappingProxyType({
     "HR-AI-7": "Whose dice is a game setting: with the app's dice the app rolls; with your own dice the "
                "table rolls and enters each side's dice and the casualty range rolls, which the app checks "
                "and records.",
+    "HR-AI-8": "Continuous Front: the enemy may not withdraw through the defended hex, but a Withdraw its "
+               "cell lets get away still leaves the battle (by the arc or back up its route, not through the "
+               "hex); the board says so.",
+    "HR-AI-9": "Last Stand: the units destroyed when the Withdraw gets away are the rearguard and every unit "
+               "that reinforced its pool — Covering Fire's long-range units too.",
+    "HR-AI-10": "AI-11 fallback: a Major, Crushing or Legendary cell your group has not edited reads the "
+                "source's Minor victory cell (an edited Minor cell changes only the Minor table).",
+    "HR-AI-11": "Defend mitigates casualties by the enemy's maneuver: those of an enemy Skirmish or Attack "
+                "(a Counter Attack is an Attack), not those of a Defend or Block that reads Skirmish under "
+                "Harassing Fire.",
+    "HR-AI-12": "How a Withdraw gets away is read from its cell's words: \"three hex arc\" — it may disengage "
+                "into the three-hex arc from its route; \"back up route\" or \"head back\" — it must head back "
+                "up its route; a cell that says only \"Withdraw Succeeds\" names no direction.",
+    "HR-AI-13": "The staff officer (advice behind the curtain, and the app's general) reads only what both "
+                "sides can see: the two armies, never a sealed bid. Each maneuver is weighed with the "
+                "stratagems whose effect is stated, when they raise its payoff; a Defend with Counter Attack "
+                "switches whenever it may. Aims: net casualties (expected casualties landed on the enemy "
+                "minus those landed on you), getting away (the chance your army leaves the battle by a "
+                "Withdraw) and holding the hex (the chance your army is still in the hex after the week: "
+                "not withdrawn, fallen back or destroyed). The recommendation is the equilibrium of that "
+                "zero-sum game (exact, engine/zerosum.py).",
 })
 
 #: RULES.md clauses that are rulings (the app's reading where the source is silent).
@@ -633,6 +661,7 @@ class Army:
     vanguard: int
     rearguard: int
     general: General | None
+    level: str | None = None  # the app's level when the app plays this army (issue 17)
 
 
 @dataclass(frozen=True)
@@ -831,6 +860,7 @@ class WeekResult:
     vanguards: tuple[int, int]
     rearguards: tuple[int, int]
     rearguards_used: tuple[int | None, int | None] = (None, None)
+    whys: tuple[str, str] = ("", "")  # the app general's reasons for its bid (issue 17)
 
 
 PHASES = ("bid", "revealed", "over")
@@ -869,6 +899,7 @@ class BattleState:
     changes: tuple[tuple[int, str], ...] = ()
     spectator: bool = False
     old_rulings: bool = False
+    whys: tuple[str, str] = ("", "")  # the app general's one-line reasons for this week's bids
 
     @property
     def settings(self) -> dict[str, Any]:
@@ -972,7 +1003,7 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
         where = f"Army {a + 1}"
         if not isinstance(raw, Mapping):
             raise SetupError(f"{where} must be an object with named fields")
-        _keys(raw, {"name", "units", "vanguard", "rearguard", "general"}, where)
+        _keys(raw, {"name", "units", "vanguard", "rearguard", "general", "controller", "level"}, where)
         name = _text(raw.get("name"), where, "name")
         where = f"Army {a + 1} ({name})"
         units = raw.get("units")
@@ -1000,13 +1031,48 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
                            "level": _whole(general.get("level"), gwhere, "level", 0, 3),
                            "traits": gtraits}
         out.append({"name": name, "units": out_units, "vanguard": vanguard, "rearguard": rearguard,
-                    "general": out_general})
+                    "general": out_general, **_controller(raw, where)})
     result: dict[str, Any] = {"armies": out}
     if spectator:
         result["spectator"] = True
     if old_rulings:
         result["old_rulings"] = True
     return result
+
+
+#: Who plays an army (setup ``"controller"``): people at the table, or the app (issue 17).
+CONTROLLERS: tuple[str, ...] = ("people", "app")
+APP_LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+
+
+def _controller(raw: Mapping[str, Any], where: str) -> dict[str, str]:
+    """Issue 17: ``"controller": "app"`` and its ``"level"`` (easy, normal, hard); people are
+    the default and are left out of the canonical setup (older setups normalize as before)."""
+    controller = raw.get("controller", "people")
+    if controller not in CONTROLLERS:
+        raise SetupError(f'{where}: the army is played by "people" or "app" (got {_quote(controller)})')
+    level = raw.get("level")
+    if controller == "people":
+        if level is not None:
+            raise SetupError(f"{where}: a level is only for an army the app plays")
+        return {}
+    level = "normal" if level is None else level
+    if level not in APP_LEVELS:
+        raise SetupError(f"{where}: the app's level is easy, normal or hard (got {_quote(level)})")
+    return {"controller": "app", "level": level}
+
+
+def app_levels(setup: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """The app's level for each army of a (normalized) setup; ``None`` where people play it."""
+    if not isinstance(setup, Mapping) or not isinstance(setup.get("armies"), (list, tuple)):
+        raise BadArgument("Not a battle setup")
+    out = []
+    for raw in list(setup["armies"])[:2]:
+        app = isinstance(raw, Mapping) and raw.get("controller") == "app"
+        out.append((raw.get("level") if raw.get("level") in APP_LEVELS else "normal") if app else None)
+    while len(out) < 2:
+        out.append(None)
+    return out[0], out[1]
 
 
 def _unit(raw: Mapping[str, Any]) -> Unit:
@@ -1018,7 +1084,8 @@ def _army(raw: Mapping[str, Any]) -> Army:
     units = tuple(_unit(u) for u in raw["units"])
     g = raw["general"]
     general = General(g["name"], g["level"], tuple(g["traits"])) if g else None
-    return Army(raw["name"], units, raw["vanguard"], raw["rearguard"], general)
+    return Army(raw["name"], units, raw["vanguard"], raw["rearguard"], general,
+                raw.get("level") if raw.get("controller") == "app" else None)
 
 
 def jibril_division(name: str | None = None) -> dict[str, Any]:
@@ -1340,10 +1407,11 @@ def _successes_arg(successes: Any, pools: tuple[Pool, Pool]) -> tuple[int, int]:
 
 
 def _read(state: BattleState, bids: tuple[Bid, Bid], switched: tuple[bool, bool],
-          successes: tuple[int, int]) -> _Reading:
-    """AI-8 … AI-11, AI-16: the tier and the cells each side reads for these successes."""
+          successes: tuple[int, int], pools: tuple[Pool, Pool] | None = None) -> _Reading:
+    """AI-8 … AI-11, AI-16: the tier and the cells each side reads for these successes
+    (``pools``: the week's pools when the caller has them already)."""
     settings = state.settings
-    pools = _week_pools(state, bids, switched)
+    pools = _week_pools(state, bids, switched) if pools is None else pools
     margin = abs(successes[0] - successes[1])
     winner = None if margin == 0 else (0 if successes[0] > successes[1] else 1)
     general = state.armies[winner].general if winner is not None else None
@@ -1384,6 +1452,47 @@ def casualty_ranges(state: BattleState, bids: tuple[Bid, Bid], successes: tuple[
     switched = _switched_arg(state, bids, switched)
     successes = _successes_arg(successes, _week_pools(state, bids, switched))
     return _read(state, bids, switched, successes).ranges
+
+
+
+def _mitigation(bids: tuple[Bid, Bid], maneuvers: tuple[str, str],
+                successes: tuple[int, int]) -> tuple[int, int]:
+    """AI-15/AI-16: how many casualties each side may cancel this week: a Defend (not under
+    Hold the Line) its successes over the opponent's against a Skirmish or an Attack; a Block
+    with Delay half its successes (rounded down). Shared by :func:`resolve` and the odds."""
+    mitigation = [0, 0]
+    for s in (0, 1):
+        strats = bids[s].stratagems
+        if (maneuvers[s] == "defend" and "hold_the_line" not in strats and successes[s] > successes[1 - s]
+                and maneuvers[1 - s] in ("skirmish", "attack")):
+            mitigation[s] += successes[s] - successes[1 - s]
+        if maneuvers[s] == "block" and "delay" in strats:
+            mitigation[s] += successes[s] // 2
+    return mitigation[0], mitigation[1]
+
+
+def _withdrew(reading: _Reading) -> tuple[bool, bool]:
+    """AI-10/AI-15: which side's Withdraw gets away: its cell is applied and says "Withdraw
+    Succeeds" (a Continuous Front only closes the defended hex to it, HR-AI-8)."""
+    return tuple(reading.applied[s] and reading.cells[s].effect.withdraw is True  # type: ignore[return-value]
+                 and reading.maneuvers[s] == "withdraw" for s in (0, 1))
+
+
+def _last_stand_units(reading: _Reading, side: int, rearguard: int | None) -> tuple[int, ...]:
+    """AI-16 Last Stand: the units destroyed when the Withdraw gets away: the rearguard and
+    every unit that reinforced its pool (HR-AI-9: Covering Fire's long-range units too)."""
+    return (rearguard,) + reading.pools[side].reinforcing  # type: ignore[operator]
+
+
+def _beaten_line(reading: _Reading, bids: tuple[Bid, Bid]) -> int | None:
+    """AI-19: the side that falls back this week (a Defend or Block beaten by 3+ by an Attack or
+    Shock Attack, not holding the line), or None. Old games keep no fallback (see resolve)."""
+    loser = None if reading.winner is None else 1 - reading.winner
+    maneuvers = reading.maneuvers
+    if (loser is not None and reading.margin >= 3 and maneuvers[loser] in ("defend", "block")
+            and maneuvers[1 - loser] in ("attack", "shock") and "hold_the_line" not in bids[loser].stratagems):
+        return loser
+    return None
 
 
 def _land(state: BattleState, side: int, count: int, first: int, damage: tuple[int, ...],
@@ -1525,15 +1634,7 @@ def resolve(state: BattleState, bids: tuple[Bid, Bid], rolls: Rolls,
                                          f"(got {_shown(given)})")
             rolled.append(int(given))
     maneuvers = reading.maneuvers
-    # AI-15 mitigation of the casualties each side takes (Defend, Delay; none under Hold the Line).
-    mitigation = [0, 0]
-    for s in (0, 1):
-        strats = bids[s].stratagems
-        if (maneuvers[s] == "defend" and "hold_the_line" not in strats and successes[s] > successes[1 - s]
-                and maneuvers[1 - s] in ("skirmish", "attack")):
-            mitigation[s] += successes[s] - successes[1 - s]
-        if maneuvers[s] == "block" and "delay" in strats:
-            mitigation[s] += successes[s] // 2
+    mitigation = list(_mitigation(bids, maneuvers, successes))
     incoming = (rolled[1], rolled[0])
     mitigated = tuple(min(mitigation[s], incoming[s]) for s in (0, 1))
     taken = tuple(incoming[s] - mitigated[s] for s in (0, 1))
@@ -1561,20 +1662,18 @@ def resolve(state: BattleState, bids: tuple[Bid, Bid], rolls: Rolls,
     for s in (0, 1):
         first = rears[s] if rears[s] is not None else state.vanguards[s]
         damage[s], destroyed[s], hits[s] = _land(state, s, taken[s], first, damage[s], destroyed[s])
-    withdrew = [reading.applied[s] and reading.cells[s].effect.withdraw is True and maneuvers[s] == "withdraw"
-                for s in (0, 1)]
+    withdrew = list(_withdrew(reading))
     for s in (0, 1):
         if withdrew[s] and "last_stand" in bids[s].stratagems:
-            gone = (rears[s],) + reading.pools[s].reinforcing
+            gone = _last_stand_units(reading, s, rears[s])
             destroyed[s] = tuple(True if i in gone else d for i, d in enumerate(destroyed[s]))
             notes.append(f"AI-16 Last Stand: {names[s]}'s rearguard and its reinforcing units are destroyed")
         if withdrew[s] and "continuous_front" in bids[1 - s].stratagems:
             notes.append(f"AI-16 Continuous Front: {names[s]} may not withdraw through the defended hex")
     # AI-19: a Defend or Block beaten by 3+ by an Attack or Shock Attack falls back (not under Hold the Line).
     fell_back = [False, False]
-    loser = None if reading.winner is None else 1 - reading.winner
-    if (loser is not None and reading.margin >= 3 and maneuvers[loser] in ("defend", "block")
-            and maneuvers[1 - loser] in ("attack", "shock") and "hold_the_line" not in bids[loser].stratagems):
+    loser = _beaten_line(reading, bids)
+    if loser is not None:
         if state.old_rulings:
             notes.append(f"AI-19 not applied: this battle was played before the fallback ruling, so "
                          f"{names[loser]} does not fall back (kept as played)")
@@ -1641,7 +1740,7 @@ def start(setup: Mapping[str, Any], rules: Mapping[str, Any] | None = None,
 _TYPES = ("bid", "reveal", "counter_attack", "roll", "leave", "join", "correct", "phase")
 #: Every field an action may carry (for the hostile-caller tests).
 ACTION_FIELDS = ("side", "maneuver", "stratagems", "rearguard", "sealed", "dice", "successes", "ranges", "unit",
-                 "index")
+                 "index", "why")
 
 
 def _side_field(action: Mapping[str, Any]) -> int:
@@ -1666,7 +1765,7 @@ def _norm_bid(state: BattleState, action: Mapping[str, Any]) -> dict[str, Any]:
         if not state.spectator:
             raise RuleError("AI-7", "a sealed bid belongs only in a spectator's copy; a bid names its maneuver")
     else:
-        referee.only(action, ("side", "maneuver"), ("stratagems", "rearguard"))
+        referee.only(action, ("side", "maneuver"), ("stratagems", "rearguard", "why"))
         side = _side_field(action)
     _over(state)
     if state.phase != "bid":
@@ -1697,7 +1796,17 @@ def _norm_bid(state: BattleState, action: Mapping[str, Any]) -> dict[str, Any]:
         out["rearguard"] = rear
     elif "rearguard" in action:
         raise RuleError("AI-2", "only a Withdraw names a rearguard")
+    if "why" in action:
+        if state.armies[side].level is None:
+            raise ActionError("Only a bid of an army the app plays carries a 'why'")
+        why = action["why"]
+        if not isinstance(why, str) or not why.strip() or len(why) > WHY_MAX or text_problem(why):
+            raise ActionError(f"The app's 'why' is one line of text of at most {WHY_MAX} characters")
+        out["why"] = " ".join(why.split())
     return out
+
+
+WHY_MAX = 240
 
 
 def _norm_roll(state: BattleState, action: Mapping[str, Any], rules: Mapping[str, Any]) -> dict[str, Any]:
@@ -1901,9 +2010,10 @@ def _after_roll(state: BattleState, action: Mapping[str, Any], rng: random.Rando
                 raise BadArgument("step needs the game's random generator to roll")
             ranges.append(rng.randint(span[0], span[1]))
     result = resolve(state, bids, Rolls(successes, (ranges[0], ranges[1]), dice), state.switched)
+    result = replace(result, whys=state.whys)
     new = replace(state, damage=result.damage, destroyed=result.destroyed, vanguards=result.vanguards,
                   rearguards=result.rearguards, weeks=state.weeks + (result,), bids=(None, None),
-                  switched=(False, False))
+                  switched=(False, False), whys=("", ""))
     if result.ended:
         return replace(new, phase="over", outcome=result.ended, how=result.how)
     return replace(new, phase="bid", week=state.week + 1, phases_done=())
@@ -1949,7 +2059,7 @@ def step(state: BattleState, action: Mapping[str, Any], rules: Mapping[str, Any]
         side = action["side"]
         bid = Bid("", (), None, True) if action.get("sealed") else \
             Bid(action["maneuver"], tuple(action["stratagems"]), action.get("rearguard"))
-        return replace(state, bids=_set(state.bids, side, bid))
+        return replace(state, bids=_set(state.bids, side, bid), whys=_set(state.whys, side, action.get("why", "")))
     if kind == "reveal":
         return replace(state, phase="revealed")
     if kind == "counter_attack":
@@ -2198,3 +2308,10 @@ def upgrade(data: Mapping[str, Any]) -> dict[str, Any]:
                 setup["old_rulings"] = True
     out["setup"] = setup
     return out
+
+
+# ---------------------------------------------------------------------------
+# Outcome odds (issue 17): in engine/ascension_odds.py, re-exported here.
+
+from .ascension_odds import MOVEMENTS, MOVEMENT_NAMES, OutcomeOdds, SideOdds, outcome_odds, withdraw_route  # noqa: E402
+from .ascension_advice import AIMS, AIM_NAMES, Advice, GridCell, advice, app_bid, app_turn, bid_name, candidate_bids  # noqa: E402,E501

@@ -138,9 +138,13 @@ def test_blind_bid_odds_roll_house_table_reload_and_share(page, base_url, new_de
     assert "attack" not in page.locator(".history-list").inner_text().lower()
     page.get_by_role("button", name="History").tap()
     lift_curtain(page)
-    assert root.locator("[aria-checked=true]").count() == 0
-    form = page.locator("[data-testid=bid-form]").inner_text()
-    # Iron Host is named once, to say its bid is sealed; nothing else of it is on B's screen.
+    # nothing chosen on B's screen (the staff officer's aim, issue 17, is B's own setting, not a bid)
+    assert root.locator("[aria-checked=true]:not(.adv-aims *)").count() == 0
+    form = page.locator("[data-testid=bid-form]").evaluate(
+        "f => { const c = f.cloneNode(true); c.querySelectorAll('[data-testid=advisor]').forEach(a => a.remove());"
+        " return c.textContent; }")
+    # Outside the staff officer's grid (every maneuver Iron Host may declare, never its bid),
+    # Iron Host is named once, to say its bid is sealed.
     assert form.count("Iron Host") == 1 and "Iron Host's bid stays hidden until both are revealed (AI-7)." in form
     pick(page, "defend")
     assert page.locator("[data-action='battle:strat']").count() == 0  # Zone Levy has no general

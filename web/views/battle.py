@@ -17,6 +17,7 @@ import copy
 import random
 
 from engine import ascension as ai
+from engine import ascension_advice as advisor
 from engine import game as games
 from engine.ascension_tables import FALLBACK_NOTE, JIBRIL_DIVISION, JIBRIL_NOTE, TIER_MARGINS, TURN_PHASES
 from engine.rules import SettingsError
@@ -39,6 +40,8 @@ CURTAIN_GUARD_MS = 600
 #: The armour or size the one-tap Jibril buttons give (the source gives no number).
 JIBRIL_TOUGHNESS = 2
 SETTING_KEYS = ("success", "reads", "dice")
+#: The app's general bids this long after the week opens (its "declares…" shows briefly).
+APP_BID_DELAY = 0.35
 
 
 def blank_unit(number: int = 1) -> dict:
@@ -153,6 +156,9 @@ def repair_draft(setup, rules=None) -> tuple[dict, dict, list[str]]:
                        "vanguard": _index(army.get("vanguard", 0), len(units), f"{where}'s vanguard", problems),
                        "rearguard": _index(army.get("rearguard", 0), len(units), f"{where}'s rearguard", problems),
                        "general": general})
+        if army.get("controller") == "app":  # issue 17: the app plays this army
+            level = army.get("level")
+            armies[-1].update(controller="app", level=level if level in ai.APP_LEVELS else "normal")
     return {"armies": armies}, repair_rules(rules, problems), problems
 
 
@@ -186,6 +192,14 @@ def pct(p) -> str:
     return f"{value:.1f}%"
 
 
+def short_pct(p) -> str:
+    """A chance in a small grid square: whole percents ("<1%" for a tiny one, "0%" for none)."""
+    if p == 0:
+        return "0%"
+    value = float(p) * 100
+    return "<1%" if value < 0.5 else f"{value:.0f}%"
+
+
 def _int(text: str):
     text = text.strip()
     return int(text) if text.isdigit() and len(text) <= 6 else text
@@ -214,6 +228,9 @@ class BattleView(ToolView):
         self.cell_text = ""
         self.cell_error: str | None = None
         self.guard = CurtainGuard(platform.now_ms, settle_ms=CURTAIN_GUARD_MS)
+        self.advise = True  # the staff officer's odds behind the curtain (issue 17)
+        self._app_pending = None
+        self.aim = "net"
         self._reset_view()
 
     # ------------------------------------------------------------ lifecycle
@@ -265,6 +282,8 @@ class BattleView(ToolView):
     # ------------------------------------------------------------ rendering
     def render(self):
         state = self.session.state
+        if state is not None:
+            self._schedule_app_bid(state)
         out = self.frame(self.render_setup() if state is None else self.render_board(state))
         game = self.session.game
         if self.session.drawer == "share" and game is not None:
@@ -305,6 +324,15 @@ class BattleView(ToolView):
                    self.seed_field("rolls the same dice"),
                    button("Start the battle", "battle:start", cls="btn primary big", disabled=preview is None)))
 
+    def _played_by(self, a: int, army: dict):
+        """Issue 17: the army is played by people, or by the app at a level."""
+        value = army.get("level", "normal") if army.get("controller") == "app" else "people"
+        options = [("people", "People at the table")] + [
+            (level, f"The app — {advisor.LEVEL_LABELS[level]}") for level in ai.APP_LEVELS]
+        return h("label", {"class": "field"}, "Played by",
+                 h("select", {"data-field": f"solo:{a}", "value": value, "data-testid": f"played-by-{a}"},
+                   [h("option", {"value": v, "selected": v == value}, text) for v, text in options]))
+
     def _army_editor(self, a: int, army: dict, preview):
         units = army.get("units", [])
         rows = [self._unit_row(a, u, unit) for u, unit in enumerate(units)]
@@ -314,7 +342,8 @@ class BattleView(ToolView):
         return h("section", {"class": ["panel side-editor army-editor", SIDE_CLASS[a]], "aria-label": f"Army {a + 1}",
                              "data-testid": f"army-{a}"},
                  h("div", {"class": "row"},
-                   self._text(f"armies.{a}.name", army.get("name", ""), f"Army {a + 1} name", cls="side-name")),
+                   self._text(f"armies.{a}.name", army.get("name", ""), f"Army {a + 1} name", cls="side-name"),
+                   self._played_by(a, army)),
                  h("div", {"class": "row general-row"},
                    h("label", {"class": "field"}, "General (AI-1)",
                      h("select", {"data-field": f"general:{a}.level",
@@ -648,11 +677,71 @@ class BattleView(ToolView):
                           cls="btn primary small"),
                    button("Cancel", "battle:unit-cancel", cls="btn small ghost")))
 
+    def _levels(self):
+        game = self.session.game
+        return ai.app_levels(game.setup) if game is not None else (None, None)
+
     def _next_bidder(self, st):
+        """The next army people play that has not declared (the app's general bids by itself)."""
+        levels = self._levels()
         for s in (0, 1):
-            if st.bids[s] is None:
+            if st.bids[s] is None and levels[s] is None:
                 return s
         return None
+
+    def _app_waiting(self, st):
+        """The app's army still to bid (its bid comes in a moment), or None."""
+        levels = self._levels()
+        for s in (0, 1):
+            if st.phase == "bid" and st.bids[s] is None and levels[s] is not None:
+                return s
+        return None
+
+    def _app_bid_now(self) -> bool:
+        """Issue 17: every army the app plays that is to bid declares now, from public
+        information only (engine.ascension_advice.app_bid), as an ordinary recorded bid."""
+        moved = False
+        for _ in (0, 1):
+            game = self.session.game
+            if game is None or self.spectator:
+                return moved
+            turn = ai.app_turn(game)
+            if turn is None:
+                return moved
+            side, level = turn
+            try:
+                action = ai.app_bid(self.session.state, side, level, game.seed)
+            except ValueError as err:
+                self.app.toast(f"The app's general could not bid: {err}", "error")
+                return moved
+            if self.session.try_act(action):
+                return moved
+            moved = True
+        return moved
+
+    def _schedule_app_bid(self, st) -> None:
+        game = self.session.game
+        if game is None or self.spectator or self._app_pending is game or st.phase != "bid":
+            return
+        if self._app_waiting(st) is None or ai.app_turn(game) is None:
+            return
+        self._app_pending = game
+
+        def move():
+            if self.session.game is not game:
+                return
+            self._app_pending = None
+            if self._app_bid_now():
+                self.app.render()
+
+        later = getattr(self.app, "later", None)
+        if later is not None:
+            later(APP_BID_DELAY, move)
+        else:
+            from js import window  # type: ignore[import-not-found]
+            from pyodide.ffi import create_once_callable  # type: ignore[import-not-found]
+
+            window.setTimeout(create_once_callable(lambda *_: move()), int(APP_BID_DELAY * 1000))
 
     def _leave_offers(self, st):
         """AI-15: the week after its opponent skirmished, an army may leave the battle before the
@@ -680,13 +769,26 @@ class BattleView(ToolView):
         if st.phase == "revealed":
             return self._revealed(st)
         side = self._next_bidder(st)
+        if side is None and any(b is None for b in st.bids):
+            return h("div", {"class": "bid-stage"},
+                     h("ul", {"class": "declared"},
+                       [h("li", {}, f"{st.armies[s].name} has declared in secret ✓") for s in (0, 1)
+                        if st.bids[s] is not None]),
+                     h("p", {"class": "muted", "data-testid": "app-bidding"}, "The app's general is declaring…"))
         if side is None:
             return h("section", {"class": "panel reveal", "data-testid": "reveal-panel"},
                      h("p", {"class": "curtain-text"}, "Both armies have declared. Put the tablet where everyone "
                                                        "can see it."),
                      button("Reveal both bids", "battle:reveal", cls="btn primary big", data_focus="reveal"))
-        declared = [h("li", {}, f"{st.armies[s].name} has declared in secret ✓") for s in (0, 1)
-                    if st.bids[s] is not None]
+        levels = self._levels()
+        declared = [h("li", {"data-testid": f"declared-{s}"}, f"{st.armies[s].name}"
+                         + (f" (the app, {advisor.LEVEL_LABELS[levels[s]]})" if levels[s] else "")
+                         + " has declared in secret ✓") for s in (0, 1) if st.bids[s] is not None]
+        waiting = self._app_waiting(st)
+        if waiting is not None:
+            declared.append(h("li", {"class": "muted", "data-testid": "app-bidding"},
+                              f"{st.armies[waiting].name} (the app, "
+                              f"{advisor.LEVEL_LABELS[levels[waiting]]}) is declaring…"))
         leave = self._leave_offers(st)
         if self.shown != side:
             return h("div", {"class": "bid-stage"},
@@ -748,9 +850,64 @@ class BattleView(ToolView):
                  if self.notice else None,
                  h("div", {"class": "maneuvers", "role": "radiogroup", "aria-label": "Maneuver"}, options),
                  strat_rows,
+                 self._advisor(st, s),
                  h("div", {"class": "row sticky-controls"},
                    button("Declare in secret", "battle:declare", str(s), cls="btn primary big", disabled=not chosen),
                    button("Hide", "battle:hide", cls="btn ghost")))
+
+    def _advisor(self, st, s: int):
+        """Issue 17 (HR-AI-13): the staff officer behind the curtain — for each of this side's
+        maneuvers against each the enemy may declare, the exact odds, and the equilibrium mix
+        for the chosen aim. Computed from the public battle only (never the enemy's bid)."""
+        if not self.advise:
+            return h("div", {"class": "advisor closed", "data-testid": "advisor"},
+                     button("Show the staff officer's odds", "battle:advise", "on", cls="btn small ghost"))
+        found = ai.advice(st, s, self.aim)
+        enemy = st.armies[1 - s].name
+        chosen = self.pick.get("maneuver")
+        heads = [h("th", {"scope": "col", "class": "adv-col"}, ai.MANEUVER_NAMES[b.maneuver].replace(" Attack", ""))
+                 for b in found.enemy]
+        rows = []
+        for i, mine in enumerate(found.own):
+            cells = []
+            for j, cell in enumerate(found.grid[i]):
+                lines = []
+                if mine.maneuver == "withdraw":
+                    lines.append(h("span", {"class": "adv-away"}, f"away {short_pct(cell.gets_away)}"))
+                lines.append(h("span", {"class": "adv-cas"}, f"{float(cell.inflicted):.1f} / {float(cell.taken):.1f}"))
+                if cell.falls_back:
+                    lines.append(h("span", {"class": "adv-back"}, f"back {short_pct(cell.falls_back)}"))
+                tone = "good" if cell.payoff > found.value else "bad" if cell.payoff < found.value else "even"
+                cells.append(h("td", {"class": ["adv-cell", tone], "data-cell": f"{mine.maneuver}.{j}"}, lines))
+            share = found.mix[i]
+            rows.append(h("tr", {"class": [chosen == mine.maneuver and "on"], "data-row": mine.maneuver},
+                          h("th", {"scope": "row", "class": "adv-row"},
+                            h("span", {"class": "adv-name"}, ai.bid_name(mine)),
+                            h("span", {"class": "adv-mix"}, f" {short_pct(share)}") if share else None),
+                          cells))
+        aims = h("div", {"class": "row adv-aims", "role": "radiogroup", "aria-label": "Aim"},
+                 h("span", {"class": "small muted"}, "Aim:"),
+                 [button(ai.AIM_NAMES[a], "battle:aim", a, cls=["btn small", self.aim == a and "on"], role="radio",
+                         aria_checked="true" if self.aim == a else "false") for a in ai.AIMS])
+        value = found.value
+        worth = (f"{float(value):+.2f} net casualties a week" if self.aim == "net" else
+                 f"{short_pct(value)} {'to get away' if self.aim == 'away' else 'to hold the hex'}")
+        return h("section", {"class": "advisor", "data-testid": "advisor", "aria-label": "Staff officer's odds"},
+                 h("div", {"class": "spread"},
+                   h("h3", {}, f"If {enemy} declares … (", rule_ref("HR-AI-13", "battle"), ")"),
+                   aims),
+                 h("p", {"class": "adv-advice", "data-testid": "advice"},
+                   h("strong", {}, found.recommendation()), f" — for {ai.AIM_NAMES[self.aim]}, worth {worth} "
+                   "whatever they declare."),
+                 h("div", {"class": "adv-scroll"},
+                   h("table", {"class": "data-table adv-grid"},
+                     h("thead", {}, h("tr", {}, h("th", {"scope": "col"}, "You ↓ · They →"), heads)),
+                     h("tbody", {}, rows))),
+                 h("p", {"class": "muted small adv-legend"},
+                   "Each square: casualties you inflict / you take (expected), your chance of getting away "
+                   "(Withdraw) and of falling back (", rule_ref("AI-19", "battle"), "); green beats the mix's "
+                   f"worth. From both armies only: {enemy}'s bid is not known here.",
+                   " ", button("Hide the odds", "battle:advise", "off", cls="btn small ghost")))
 
     def _revealed_side(self, st, s: int):
         bid = st.bids[s]
@@ -771,8 +928,11 @@ class BattleView(ToolView):
         if bid.maneuver == "withdraw" and bid.rearguard is not None:
             notes.append(f"AI-2: rearguard {st.armies[s].units[bid.rearguard].name}.")
         can_switch = not self.spectator and ai.can_counter_attack(st, s)
+        why = st.whys[s]
         return h("div", {"class": ["revealed-bid", SIDE_CLASS[s]], "data-testid": f"revealed-{s}"},
                  h("h3", {}, names[s]),
+                 h("p", {"class": "small app-why", "data-testid": f"why-{s}"}, "The app's general: ", why)
+                 if why else None,
                  h("p", {"class": "bid-maneuver"}, "Attack" if st.switched[s] else ai.MANEUVER_NAMES[bid.maneuver],
                    h("span", {"class": "muted"}, " with " + ", ".join(strats)) if strats else None),
                  h("p", {"class": "small"}, "Switched from Defend by Counter Attack, without reinforcement dice (",
@@ -966,7 +1126,9 @@ class BattleView(ToolView):
                  h("p", {"class": "muted small"}, with_rule_refs(cell.note, "battle")) if cell.note else None,
                  h("p", {"class": "small", "data-testid": f"inflicts-{s}"}, with_rule_refs(inflicts, "battle")),
                  h("p", {"class": "small", "data-testid": f"takes-{s}"}, with_rule_refs(takes, "battle"),
-                   "; destroyed: " + ", ".join(w.lost[s]) if w.lost[s] else ""))
+                   "; destroyed: " + ", ".join(w.lost[s]) if w.lost[s] else ""),
+                 h("p", {"class": "muted small app-why", "data-testid": f"week-why-{s}"}, "The app's general: ",
+                   w.whys[s]) if w.whys[s] else None)
 
     def _last_week(self, st):
         if not st.weeks:
@@ -1061,6 +1223,8 @@ class BattleView(ToolView):
 
     # ------------------------------------------------------------ events
     def handle(self, action: str, arg, el, event) -> None:
+        if action == "session:undo" and self._undo_for_person():
+            return
         if self.session.handle(action, arg, el):
             return
         st = self.session.state
@@ -1142,6 +1306,10 @@ class BattleView(ToolView):
             self.app.focus_to("bid")
         elif name == "hide":
             self._reset_view()
+        elif name == "aim" and arg in ai.AIMS:
+            self.aim = arg
+        elif name == "advise" and arg in ("on", "off"):
+            self.advise = arg == "on"
         elif name == "pick" and arg in ai.MANEUVERS:
             self.pick = {"maneuver": arg, "stratagems": [], "rearguard": self.pick.get("rearguard")}
         elif name == "strat" and arg:
@@ -1151,6 +1319,7 @@ class BattleView(ToolView):
             else:
                 picked.append(arg)
         elif name == "declare" and st is not None and self.shown is not None and self.pick.get("maneuver"):
+            self._app_bid_now()  # issue 17: the app decides before the person's bid lands
             bid = {"type": "bid", "side": self.shown, "maneuver": self.pick["maneuver"],
                    "stratagems": list(self.pick.get("stratagems", []))}
             if bid["maneuver"] == "withdraw" and self.pick.get("rearguard") is not None:
@@ -1228,6 +1397,19 @@ class BattleView(ToolView):
                 panel.open = True
             window.print()
 
+    def _undo_for_person(self) -> bool:
+        """Issue 17: with the app's general in the game, one tap of Undo goes back to before the
+        person's last action (the app's bids after it too, or it would only bid again)."""
+        game = self.session.game
+        if game is None or self._levels() == (None, None) or self.spectator:
+            return False
+        target = advisor.undo_target(game)
+        if target is None:
+            self.app.toast("Nothing of yours to undo yet: the app's general made every move so far.")
+        else:
+            self.session.goto(target)
+        return True
+
     def _record(self, st) -> None:
         """Issue 18: the table's own dice, entered, become the roll's recorded facts."""
         pools, hits = self._entry_rolls(st)
@@ -1277,6 +1459,15 @@ class BattleView(ToolView):
             if key in SETTING_KEYS and value in {c for c, _ in ai.VARIANT_BY_KEY[key].choices}:
                 self.rules[key] = value
                 self._save_draft()
+            return True
+        if name.startswith("solo:") and name[5:] in ("0", "1"):
+            army = self.draft["armies"][int(name[5:])]
+            if value in ai.APP_LEVELS:
+                army["controller"], army["level"] = "app", value
+            else:
+                army.pop("controller", None)
+                army.pop("level", None)
+            self._save_draft()
             return True
         if name == "bid:rearguard":
             self.pick["rearguard"] = int(value) if value.isdigit() else None

@@ -1,0 +1,313 @@
+"""Ascension Isle: the general's staff officer and the app's general (issue 17, HR-AI-13).
+
+Behind the curtain, the side about to bid sees what each of its maneuvers means against
+each maneuver the enemy may declare — a 6×6 grid of exact odds (:func:`advice`) — and
+a recommended **mixed strategy**: the equilibrium (:mod:`engine.zerosum`) of the
+zero-sum game whose payoff it chooses from a few aims (:data:`AIMS`). The app's general
+(:func:`app_bid`) bids from the same numbers: Easy a random legal bid, Normal the best
+answer to an enemy bidding uniformly, Hard a draw from the equilibrium mix.
+
+**Public information only.** Everything here is computed from the *public* battle —
+both armies, their damage and settings, with every bid of the week wiped
+(:func:`public_state`) — so a sealed enemy bid can never change a number, a
+recommendation or a decision (the privacy tests swap the enemy's bid and compare).
+
+Each maneuver is weighed with its best stratagems: of the plain maneuver and the
+maneuver with each stratagem the army qualifies for whose effect is stated (AI-16,
+AI-17), the one with the best average payoff against the enemy's six plain maneuvers;
+the enemy's bids are chosen the same way for its side of the zero-sum game. A Defend
+with Counter Attack switches whenever it may (AI-16). A Withdraw names the army's
+current rearguard (AI-2).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any, Mapping
+
+from . import ascension as _a
+from . import zerosum
+from .ascension_odds import OutcomeOdds, _memo, outcome_odds
+from .ascension_tables import MANEUVER_NAMES, MANEUVERS
+
+__all__ = ["AIMS", "AIM_NAMES", "LEVELS", "LEVEL_LABELS", "Advice", "GridCell", "public_state", "candidate_bids",
+           "advice", "app_bid", "app_turn", "undo_target", "payoff", "mix_text", "bid_name"]
+
+#: What the general's payoff counts (HR-AI-13).
+AIMS: tuple[str, ...] = ("net", "away", "hold")
+AIM_NAMES: Mapping[str, str] = {"net": "net casualties", "away": "getting away", "hold": "holding the hex"}
+AIM_EXPLAINED: Mapping[str, str] = {
+    "net": "expected casualties landed on the enemy minus those landed on you",
+    "away": "the chance your army leaves the battle by a Withdraw",
+    "hold": "the chance your army is still in the hex after the week",
+}
+#: How well the app plays an army (setup ``"level"``).
+LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+LEVEL_LABELS: Mapping[str, str] = {"easy": "Easy", "normal": "Normal", "hard": "Hard"}
+
+
+def _aim(aim: Any) -> str:
+    if aim not in AIMS or not isinstance(aim, str):
+        raise _a.BadArgument(f"There is no aim {_a._shown(aim)} (aims: {', '.join(AIMS)})")
+    return aim
+
+
+def public_state(state: Any) -> Any:
+    """The battle as both sides see it before the bids: the same armies, damage, settings
+    and history, with no bid declared this week (a sealed or hidden bid is wiped)."""
+    state = _a._state(state)
+    if state.phase == "over":
+        raise _a.RuleError("AI-15", f"the battle is over: {state.outcome}")
+    memo = _memo(state)
+    public = memo.get("public")
+    if public is None:
+        public = state if (state.phase == "bid" and state.bids == (None, None)) else \
+            replace(state, phase="bid", bids=(None, None), switched=(False, False))
+        memo["public"] = public
+    return public
+
+
+def payoff(odds: OutcomeOdds, side: int, aim: str) -> Fraction:
+    """HR-AI-13: what ``side`` wins (the enemy loses) in this week's odds for ``aim``."""
+    side, aim = _a._side(side), _aim(aim)
+    own, enemy = odds.sides[side], odds.sides[1 - side]
+    if aim == "net":
+        return enemy.mean_landed - own.mean_landed
+    if aim == "away":
+        return own.gets_away
+    return own.remains
+
+
+def _odds_for(public: Any, bids: tuple) -> OutcomeOdds:
+    switched = tuple(_a._counter_problem(public, s, bids) is None for s in (0, 1))
+    return outcome_odds(public, bids, switched)
+
+
+def _plain(public: Any, side: int, maneuver: str) -> Any:
+    return _a.Bid(maneuver, (), public.rearguards[side] if maneuver == "withdraw" else None)
+
+
+def _with(public: Any, side: int, maneuver: str, keys: tuple[str, ...]) -> Any:
+    return _a.Bid(maneuver, keys, public.rearguards[side] if maneuver == "withdraw" else None)
+
+
+def _stated(public: Any, side: int, maneuver: str) -> list[str]:
+    """AI-16/AI-17: the stratagems of ``maneuver`` the army qualifies for whose effect is stated."""
+    return [s.key for s in _a.offered_stratagems(public, side, maneuver) if s.effect is not None]
+
+
+def candidate_bids(state: Any, side: int, aim: str = "net") -> tuple[Any, ...]:
+    """The bid ``side`` weighs for each of the six maneuvers (in table order): the plain
+    maneuver, or with the one stated stratagem that raises its average payoff for ``aim``
+    against the enemy's six plain maneuvers the most (ties: fewer stratagems first)."""
+    public = public_state(state)
+    side, aim = _a._side(side), _aim(aim)
+    memo = _memo(public).setdefault("candidates", {})
+    key = (side, aim)
+    if key in memo:
+        return memo[key]
+    enemies = [_plain(public, 1 - side, m) for m in MANEUVERS]
+    out = []
+    for maneuver in MANEUVERS:
+        options = [_plain(public, side, maneuver)] + [_with(public, side, maneuver, (k,))
+                                                       for k in _stated(public, side, maneuver)]
+        best, best_value = options[0], None
+        for bid in options:
+            total = Fraction(0)
+            for enemy in enemies:
+                pair = (bid, enemy) if side == 0 else (enemy, bid)
+                total += payoff(_odds_for(public, pair), side, aim)
+            if best_value is None or total > best_value:
+                best, best_value = bid, total
+        out.append(best)
+    memo[key] = tuple(out)
+    return memo[key]
+
+
+def bid_name(bid: Any) -> str:
+    """"Defend with Hold the Line"."""
+    name = MANEUVER_NAMES[bid.maneuver]
+    if bid.stratagems:
+        name += " with " + ", ".join(_a.STRATAGEM_BY_KEY[k].name for k in bid.stratagems)
+    return name
+
+
+@dataclass(frozen=True)
+class GridCell:
+    """One square of the advisor grid: for the general's bid against the enemy's, the chance
+    its army gets away, the expected casualties it inflicts (landed on the enemy) and takes,
+    the chance it falls back (AI-19), and its payoff for the chosen aim."""
+
+    gets_away: Fraction
+    inflicted: Fraction
+    taken: Fraction
+    falls_back: Fraction
+    payoff: Fraction
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What the staff officer tells ``side`` (HR-AI-13): ``own`` and ``enemy`` bids (one per
+    maneuver, table order), ``grid[i][j]`` (:class:`GridCell`), the ``matrix`` of payoffs,
+    the game's ``value``, the recommended ``mix`` (one Fraction per own bid) and the enemy's
+    equilibrium mix, all exact."""
+
+    side: int
+    aim: str
+    own: tuple[Any, ...]
+    enemy: tuple[Any, ...]
+    grid: tuple[tuple[GridCell, ...], ...]
+    matrix: tuple[tuple[Fraction, ...], ...]
+    value: Fraction
+    mix: tuple[Fraction, ...]
+    enemy_mix: tuple[Fraction, ...]
+
+    def recommendation(self) -> str:
+        """"A careful general declares Attack 40 %, Skirmish 60 %"."""
+        return "A careful general declares " + mix_text(self.own, self.mix)
+
+
+def mix_text(bids: tuple[Any, ...], mix: tuple[Fraction, ...]) -> str:
+    """"Attack 40 %, Skirmish 60 %" (whole percents; a share under 0.5 % says "<1 %")."""
+    parts = []
+    for bid, p in zip(bids, mix):
+        if p:
+            share = round(float(p) * 100)
+            parts.append(f"{bid_name(bid)} {share if share >= 1 else '<1'} %")
+    return ", ".join(parts)
+
+
+def advice(state: Any, side: int, aim: str = "net") -> Advice:
+    """HR-AI-13: the advisor grid and the recommended mix for ``side`` and ``aim``, from the
+    public battle only (:func:`public_state`). Exact; memoised per state."""
+    public = public_state(state)
+    side, aim = _a._side(side), _aim(aim)
+    memo = _memo(public).setdefault("advice", {})
+    if (side, aim) in memo:
+        return memo[(side, aim)]
+    own = candidate_bids(public, side, aim)
+    enemy = candidate_bids(public, 1 - side, aim)
+    grid, matrix = [], []
+    for mine in own:
+        row, values = [], []
+        for theirs in enemy:
+            pair = (mine, theirs) if side == 0 else (theirs, mine)
+            odds = _odds_for(public, pair)
+            value = payoff(odds, side, aim)
+            row.append(GridCell(odds.sides[side].gets_away, odds.sides[1 - side].mean_landed,
+                                odds.sides[side].mean_landed, odds.sides[side].falls_back, value))
+            values.append(value)
+        grid.append(tuple(row))
+        matrix.append(tuple(values))
+    solution = zerosum.solve(matrix)
+    out = Advice(side, aim, own, enemy, tuple(grid), tuple(matrix), solution.value, solution.row, solution.column)
+    memo[(side, aim)] = out
+    return out
+
+
+# ---------------------------------------------------------------------------
+# The app's general (solo)
+
+
+def _rng(seed: Any, public: Any, side: int, level: str) -> random.Random:
+    """The app's generator for this decision: seeded from the game's seed and the public
+    battle (the week, the weeks fought), never from a hidden bid."""
+    text = f"{seed}|{side}|{level}|{public.week}|{len(public.weeks)}|{len(public.changes)}"
+    return random.Random(int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big"))
+
+
+def _action(side: int, bid: Any, why: str) -> dict[str, Any]:
+    action: dict[str, Any] = {"type": "bid", "side": side, "maneuver": bid.maneuver,
+                              "stratagems": list(bid.stratagems)}
+    if bid.rearguard is not None:
+        action["rearguard"] = bid.rearguard
+    action["why"] = why
+    return action
+
+
+def app_bid(state: Any, side: int, level: str, seed: int) -> dict[str, Any]:
+    """The app general's bid for ``side`` at ``level`` (:data:`LEVELS`): an ordinary bid
+    action with a one-line ``"why"``, decided from the public battle only.
+
+    * ``"easy"``: a random legal bid (a maneuver, each stated stratagem it qualifies for
+      with even odds, a random rearguard for a Withdraw);
+    * ``"normal"``: the best answer (net casualties) to an enemy that declares each of
+      its six bids alike (:func:`engine.zerosum.best_response`);
+    * ``"hard"``: a draw from the equilibrium mix for net casualties (unexploitable).
+
+    ``seed`` is the game's seed: the draws come from a generator seeded from it and the
+    public battle, so a replay decides the same and no one at the table can foresee it.
+    """
+    public = public_state(state)
+    side = _a._side(side)
+    if level not in LEVELS or not isinstance(level, str):
+        raise _a.BadArgument(f"The app's level is easy, normal or hard (got {_a._shown(level)})")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise _a.BadArgument("The seed must be the game's seed (a whole number)")
+    rng = _rng(seed, public, side, level)
+    if level == "easy":
+        maneuver = rng.choice(MANEUVERS)
+        keys = tuple(k for k in _stated(public, side, maneuver) if rng.random() < 0.5)
+        rear = rng.choice(public.alive(side)) if maneuver == "withdraw" else None
+        bid = _a.Bid(maneuver, keys, rear)
+        return _action(side, bid, f"Easy: a random legal bid — {bid_name(bid)}")
+    found = advice(public, side, "net")
+    if level == "normal":
+        uniform = tuple(Fraction(1, len(found.enemy)) for _ in found.enemy)
+        answer = zerosum.best_response(found.matrix, uniform)
+        pick = answer.choices[0]
+        gain = float(answer.payoff)
+        return _action(side, found.own[pick],
+                       f"Normal: {bid_name(found.own[pick])} is the best answer to any enemy bid alike "
+                       f"({gain:+.2f} net casualties on average)")
+    draw = rng.random()
+    total, pick = 0.0, 0
+    for i, p in enumerate(found.mix):
+        if p:
+            pick = i
+            total += float(p)
+            if draw < total:
+                break
+    return _action(side, found.own[pick],
+                   f"Hard: drew {bid_name(found.own[pick])} from the equilibrium mix "
+                   f"({mix_text(found.own, found.mix)}; worth {float(found.value):+.2f} net casualties "
+                   "whatever the enemy declares)")
+
+
+def app_turn(game: Any) -> tuple[int, str] | None:
+    """(side, level) when the app must bid now in ``game``: the battle is at the week's bids, an
+    army the app plays has not declared, and the game shows its newest position (the app never
+    overwrites the redo stack by itself) and is no spectator's copy. ``None`` otherwise."""
+    from .game import Game, replay
+
+    if not isinstance(game, Game) or game.kind != _a.KIND:
+        raise _a.BadArgument(f"Not a battle game: {type(game).__name__}")
+    if game.position != len(game.actions):
+        return None
+    levels = _a.app_levels(game.setup)
+    if levels == (None, None) or game.setup.get("spectator"):
+        return None
+    state = replay(game)
+    if state.phase != "bid":
+        return None
+    for s in (0, 1):
+        if levels[s] is not None and state.bids[s] is None:
+            return s, levels[s]
+    return None
+
+
+def undo_target(game: Any) -> int | None:
+    """Where one tap of Undo goes when the app plays an army: just before the person's last
+    action (the app's own bids after it are undone too, or it would only bid again). ``None``
+    when no action of a person is in force."""
+    from .game import Game
+
+    if not isinstance(game, Game) or game.kind != _a.KIND:
+        raise _a.BadArgument(f"Not a battle game: {type(game).__name__}")
+    for index in range(game.position - 1, -1, -1):
+        if "why" not in game.actions[index]:
+            return index
+    return None

@@ -863,7 +863,6 @@ class BattleView(ToolView):
             return h("div", {"class": "advisor closed", "data-testid": "advisor"},
                      button("Show the staff officer's odds", "battle:advise", "on", cls="btn small ghost"))
         found = ai.advice(st, s, self.aim)
-        enemy = st.armies[1 - s].name
         chosen = self.pick.get("maneuver")
         heads = [h("th", {"scope": "col", "class": "adv-col"}, ai.MANEUVER_NAMES[b.maneuver].replace(" Attack", ""))
                  for b in found.enemy]
@@ -894,7 +893,7 @@ class BattleView(ToolView):
                  f"{short_pct(value)} {'to get away' if self.aim == 'away' else 'to hold the hex'}")
         return h("section", {"class": "advisor", "data-testid": "advisor", "aria-label": "Staff officer's odds"},
                  h("div", {"class": "spread"},
-                   h("h3", {}, f"If {enemy} declares … (", rule_ref("HR-AI-13", "battle"), ")"),
+                   h("h3", {}, "If they declare … (", rule_ref("HR-AI-13", "battle"), ")"),
                    aims),
                  h("p", {"class": "adv-advice", "data-testid": "advice"},
                    h("strong", {}, found.recommendation()), f" — for {ai.AIM_NAMES[self.aim]}, worth {worth} "
@@ -906,7 +905,7 @@ class BattleView(ToolView):
                  h("p", {"class": "muted small adv-legend"},
                    "Each square: casualties you inflict / you take (expected), your chance of getting away "
                    "(Withdraw) and of falling back (", rule_ref("AI-19", "battle"), "); green beats the mix's "
-                   f"worth. From both armies only: {enemy}'s bid is not known here.",
+                   "worth. From both armies only: their bid is not known here.",
                    " ", button("Hide the odds", "battle:advise", "off", cls="btn small ghost")))
 
     def _revealed_side(self, st, s: int):

@@ -620,11 +620,17 @@ class Session:
                      link_block("Spectator view", "This is a spectator's copy: its link shows what the table "
                                 "could see, read-only, like the copy itself. Safe to send to anyone.", public, "public"),
                      self.codes.overlay({"public": ("Spectator view", public)}))
+        # Issue 21: a short seed (typed, or from an older save) can be searched from the cards
+        # shown; the spectator link's promise says so instead of "safe to send to anyone".
+        safe = ("Safe to send to anyone." if games.seed_is_secret(self.game.seed) else
+                "This game's seed is short (typed, or from an older version): anyone who knows it, or "
+                "searches for it from the cards and dice shown, can deal the hidden cards too. Start a new "
+                "game with an empty seed for a link that keeps the secrets.")
         return h("div", {"class": "panel drawer", "aria-label": "Share"},
                  h("div", {"class": "spread"}, h("h2", {}, "Share this game"),
                    button("Close", "session:drawer", "", cls="btn small ghost")),
                  link_block("Spectator view", f"Public information only: {games.system(self.kind).SPECTATOR_VIEW} "
-                            "Safe to send to anyone.", public, "public"),
+                            f"{safe}", public, "public"),
                  link_block("Full game (for your own devices)", "Everything, including hidden hands and the "
                             "deck order: anyone with this link can see every card. Use it to move the game to "
                             "another tablet.", full, "full"),

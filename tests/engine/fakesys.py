@@ -15,6 +15,7 @@ from engine.game import ActionError, Game, RuleError
 from engine.rules import Variant
 
 KIND = "testdice"
+SPECTATOR_VIEW = "the dice rolled so far and the log."
 
 VARIANTS = (
     Variant("target", "D1", "Target score",

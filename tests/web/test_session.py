@@ -362,6 +362,18 @@ def test_the_share_drawer_gives_the_full_screen_code_the_focus_and_takes_it_back
     assert app.focus[-1] == ("qr-full-full", "drawer") and session.drawer == "share"
 
 
+
+def test_the_spectator_link_says_safe_only_with_a_seed_no_one_can_search(web):
+    """Issue 21: a typed (short) seed can be searched from the cards shown, so the share
+    drawer does not call the spectator link safe for such a game; a 128-bit seed is."""
+    for seed, safe in ((7, False), (games.new_seed(), True)):
+        session, _ = session_for(web)
+        session.start(dice_game("roll", seed=seed))
+        session.handle("session:drawer", "share")
+        text = texts_of(session._share_view())
+        assert ("Safe to send to anyone." in text) is safe, seed
+        assert ("This game's seed is short" in text) is not safe, seed
+
 # --------------------------------------------------------------------------- the views' base: load_json
 
 @pytest.mark.parametrize("raw,expected", [

@@ -2,7 +2,7 @@
 
 * the advisor grid (:func:`engine.ascension.advice`: 6×6 exact outcome odds, the equilibrium
   mix) for two seeded 40-unit armies, cold (a fresh state each time, nothing memoised), on
-  CPython and on Pyodide's own Python under Node (``tests/bench_advisor.mjs``): goal ≤ 150 ms;
+  CPython and on Pyodide's own Python under Node (``tests/bench_on_pyodide.mjs``): goal ≤ 150 ms;
 * Hard's mix: exploitability (the best enemy answer against it minus the game's value) on
   200 seeded random army pairs: goal ≤ 1e-6 (the solver is exact, so it should be 0);
 * Hard against Normal and against Easy over 1,000 seeded battles each, with the source
@@ -14,16 +14,15 @@ Not a timed test: numbers side by side. Stdlib only at top level (runs under Pyo
 
 from __future__ import annotations
 
-import json
 import math
 import random
-import shutil
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from tests.bench_on_pyodide import on_pyodide
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -122,15 +121,7 @@ def series(opponent: str, rules: dict[str, Any] | None, battles: int = 1000, see
 
 
 def node_bench(count: int) -> dict[str, Any]:
-    node = shutil.which("node")
-    if node is None:
-        return {"error": "node is not installed"}
-    proc = subprocess.run([node, str(ROOT / "tests" / "bench_advisor.mjs"), json.dumps({"count": count})],
-                          cwd=ROOT, capture_output=True, text=True, timeout=1800)
-    for line in proc.stdout.splitlines():
-        if line.startswith("BENCH-JSON "):
-            return json.loads(line[len("BENCH-JSON "):])
-    return {"error": (proc.stderr or proc.stdout)[-500:]}
+    return on_pyodide("tests.bench_advisor", "grid_bench", {"count": count}, timeout=1800)
 
 
 def main() -> None:

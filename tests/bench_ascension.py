@@ -2,21 +2,20 @@
 
 :func:`engine.ascension.tier_odds` is the convolution behind the odds shown before
 every roll (AI-6, AI-8). This times it for pools up to 40 dice a side on CPython and
-on Pyodide's own Python under Node (``tests/bench_ascension.mjs``), the interpreter
+on Pyodide's own Python under Node (``tests/bench_on_pyodide.mjs``), the interpreter
 the app really runs on. Stdlib only at top level, so :func:`odds_bench` runs under
 Pyodide too.
 """
 
 from __future__ import annotations
 
-import json
-import shutil
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from tests.bench_on_pyodide import on_pyodide
 
 ROOT = Path(__file__).resolve().parent.parent
 POOLS = (5, 10, 20, 30, 40)
@@ -40,15 +39,7 @@ def odds_bench(repeats: int = 7, pools: tuple[int, ...] = POOLS) -> dict[str, An
 
 
 def node_odds_bench(repeats: int) -> dict[str, Any]:
-    node = shutil.which("node")
-    if node is None:
-        return {"error": "node is not installed"}
-    proc = subprocess.run([node, str(ROOT / "tests" / "bench_ascension.mjs"), json.dumps({"repeats": repeats})],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600)
-    for line in proc.stdout.splitlines():
-        if line.startswith("BENCH-JSON "):
-            return json.loads(line[len("BENCH-JSON "):])
-    return {"error": (proc.stderr or proc.stdout)[-500:]}
+    return on_pyodide("tests.bench_ascension", "odds_bench", {"repeats": repeats}, timeout=600)
 
 
 def report(cpython: dict[str, Any], pyodide: dict[str, Any]) -> str:

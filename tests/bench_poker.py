@@ -2,7 +2,7 @@
 
 Times 7-card evaluations per second on CPython, side by side with treys (a PyPI
 evaluator, installed only by the ``bench`` extra: ``pip install -e '.[bench]'``),
-then the same on Pyodide's own Python under Node (``tests/bench_poker.mjs``).
+then the same on Pyodide's own Python under Node (``tests/bench_on_pyodide.mjs``).
 treys is given its own integer cards, converted before the clock starts; best_hand
 gets the app's :class:`engine.cards.Card` values, as the campaign table calls it.
 
@@ -16,13 +16,13 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import shutil
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from tests.bench_on_pyodide import on_pyodide
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -62,7 +62,7 @@ def poker_bench(repeats: int = 7, hands: int = 20_000, size: int = 7, seed: int 
     import engine.cards  # noqa: F401  (shared with every system: not counted)
 
     started = time.perf_counter()
-    import engine.poker as poker  # noqa: F401  (its own import: no tables are built)
+    from engine import poker  # noqa: F401  (its own import: no tables are built)
 
     import_ms = (time.perf_counter() - started) * 1000
     from engine.poker import best_hand
@@ -109,19 +109,10 @@ def _treaty_odds_ms(repeats: int, dummy: bool = False) -> dict[str, Any]:
 
 def node_poker_bench(repeats: int = 5, hands: int = 10_000) -> dict[str, Any]:
     """poker_bench on Pyodide's Python under Node; ``{"error": …}`` when that is not possible."""
-    node = shutil.which("node")
-    if node is None or not (ROOT / "node_modules" / "pyodide").exists():
-        return {"error": "node or node_modules/pyodide missing (make deps)"}
-    options = json.dumps({"repeats": repeats, "hands": hands})
-    try:
-        proc = subprocess.run([node, str(ROOT / "tests" / "bench_poker.mjs"), options], cwd=ROOT,
-                              capture_output=True, text=True, timeout=600)
-    except (OSError, subprocess.TimeoutExpired) as err:
-        return {"error": str(err)}
-    for line in proc.stdout.splitlines():
-        if line.startswith("BENCH-JSON "):
-            return json.loads(line[len("BENCH-JSON "):])
-    return {"error": (proc.stderr or proc.stdout).strip()[-500:] or f"exit {proc.returncode}"}
+    data = on_pyodide("tests.bench_poker", "poker_bench", {"repeats": repeats, "hands": hands}, timeout=600)
+    if "error" in data:
+        return data
+    return {**data["results"], "pyodide_version": data["pyodide_version"]}
 
 
 def _line(label: str, result: dict[str, Any] | None) -> str:

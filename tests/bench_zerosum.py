@@ -5,22 +5,21 @@ times it on seeded random games of the advisor's sizes — 6×6 (the six maneuve
 to 12×12 and 20×20 (maneuvers with stratagems) — with two kinds of payoffs: small
 integers (many ties, degenerate games) and casualty-like Fractions (denominators of
 exact dice odds such as 6^k·5), on CPython and on Pyodide's own Python under Node
-(``tests/bench_zerosum.mjs``), the interpreter the app really runs on. Stdlib only
+(``tests/bench_on_pyodide.mjs``), the interpreter the app really runs on. Stdlib only
 at top level, so :func:`zerosum_bench` runs under Pyodide too.
 """
 
 from __future__ import annotations
 
-import json
 import random
-import shutil
 import statistics
-import subprocess
 import sys
 import time
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
+
+from tests.bench_on_pyodide import on_pyodide
 
 ROOT = Path(__file__).resolve().parent.parent
 SIDES = (6, 9, 12, 20)
@@ -57,15 +56,7 @@ def zerosum_bench(count: int = 20, sides: tuple[int, ...] = SIDES, seed: int = 1
 
 
 def node_bench(count: int) -> dict[str, Any]:
-    node = shutil.which("node")
-    if node is None:
-        return {"error": "node is not installed"}
-    proc = subprocess.run([node, str(ROOT / "tests" / "bench_zerosum.mjs"), json.dumps({"count": count})],
-                          cwd=ROOT, capture_output=True, text=True, timeout=900)
-    for line in proc.stdout.splitlines():
-        if line.startswith("BENCH-JSON "):
-            return json.loads(line[len("BENCH-JSON "):])
-    return {"error": (proc.stderr or proc.stdout)[-500:]}
+    return on_pyodide("tests.bench_zerosum", "zerosum_bench", {"count": count}, timeout=900)
 
 
 def report(cpython: dict[str, Any], pyodide: dict[str, Any]) -> str:

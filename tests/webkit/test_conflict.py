@@ -209,7 +209,8 @@ def test_a_spectator_copy_says_so_and_offers_no_move_nor_hidden_card(app):
     assert moves == [], moves
     assert "Next, Purple Dragon League plays on the" in text_of(driver, "[data-testid=spectator-wait]")
     played = {play.card for play in replay(game).chain}
-    page = driver.execute_script("const c = document.body.cloneNode(true);"
+    # The conflict table (the other tables of this shared test session hold their own games).
+    page = driver.execute_script("const c = document.querySelector('#app-conflict').cloneNode(true);"
                                  "c.querySelectorAll('[id^=rules-]').forEach(e => e.remove());"
                                  "return c.innerHTML + c.innerText")
     for card in full_deck():

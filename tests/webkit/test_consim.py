@@ -14,7 +14,7 @@ from engine import consim as cs
 from engine.game import apply, new_game, replay
 
 from .conftest import goto_route, set_size, wait_for
-from .kit import assert_app_ok, assert_on_screen, button, edit_then_tap, field, safari_tap, tap, visible
+from .kit import assert_app_ok, assert_on_screen, button, field, safari_tap, tap, type_into, visible
 
 ROUTE = "initiative"
 SCOPE = "section.route[data-route='initiative']"
@@ -67,7 +67,9 @@ def test_webkit_defect_3_add_to_roster_with_the_name_still_focused(app):
     driver = app
     to_roster(driver)
     name = field(driver, "init:form.name")
-    edit_then_tap(driver, name, "Scout", button(driver, "Add to roster"), blur=False)
+    type_into(driver, name, "Scout")  # "Add to roster" is enabled once a name is typed
+    assert driver.execute_script("return document.activeElement === arguments[0]", name)
+    safari_tap(driver, button(driver, "Add to roster"))  # Safari: the name field keeps the focus
     wait_for(driver, "return document.querySelectorAll(arguments[0]).length === 1", f"{SCOPE} .ini-list li",
              message="Scout on the roster")
     name = field(driver, "init:form.name")

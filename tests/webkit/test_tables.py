@@ -36,8 +36,9 @@ def present(driver, route: str, testid: str) -> bool:
 
 
 def wait_testid(driver, route: str, testid: str, timeout: float = 30):
-    return wait_for(driver, "return [...document.querySelectorAll(arguments[0])].find(e => e.offsetParent !== null)"
-                            " || null", f"{scope(route)} [data-testid={testid}]", timeout=timeout,
+    # Shown: it has a box (getClientRects; offsetParent is null for a position: fixed sheet).
+    return wait_for(driver, "return [...document.querySelectorAll(arguments[0])]"
+                            ".find(e => e.getClientRects().length > 0) || null", f"{scope(route)} [data-testid={testid}]", timeout=timeout,
                     message=f"[data-testid={testid}] on #/{route}")
 
 
@@ -86,6 +87,10 @@ def at_top_on_screen(driver, *elements) -> None:
 def start_campaign(driver, seed: str) -> None:
     """Two players and a seed; Ben's name is still focused when Start is Safari-tapped."""
     fresh_setup(driver, "campaign", "setup")
+    # The setup remembers the last deck chosen (an earlier test may have left "our own"): the app's.
+    deck = visible(driver, f"{scope('campaign')} input[data-field='campaign:deck'][value=app]")
+    if deck and not deck[0].is_selected():
+        tap(driver, deck[0])
     type_into(driver, field(driver, "campaign:name0"), "Anna")
     type_into(driver, field(driver, "seed"), seed)
     edit_then_tap(driver, field(driver, "campaign:name1"), "Ben", button(driver, "Start the campaign"))
@@ -183,6 +188,10 @@ def start_battle(driver, seed: str) -> None:
     """The Jibril corps example (the Chromium tests' start); the seed still focused when Start is Safari-tapped."""
     fresh_setup(driver, "battle", "setup")
     tap(driver, button(driver, "Load the Jibril corps example"))
+    # The rules settings are remembered (an earlier test may have left "our own dice"): the app's.
+    driver.execute_script("const s = document.querySelector(arguments[0]); if (s && s.value !== 'app') {"
+                          " s.value = 'app'; s.dispatchEvent(new Event('change', {bubbles: true})); }",
+                          f"{scope('battle')} [data-field='rules:dice']")
     edit_then_tap(driver, field(driver, "seed"), seed, button(driver, "Start the battle"))
     assert_app_ok(driver)
     wait_testid(driver, "battle", "board")

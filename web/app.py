@@ -50,6 +50,7 @@ class App:
         self._rendering = False
         self._render_again = False
         self._focus_request: tuple[str, ...] = ()  # data-focus names to focus after this render
+        self._scroll_request: str | None = None  # a selector to bring to the top after this render
         self.failure: str | None = None  # details of the last unexpected error (for "Copy details")
         #: The one double-tap guard (web/views/curtain.py): it refuses only a second tap on what
         #: appeared under the finger, and says so.
@@ -92,6 +93,7 @@ class App:
         view = self.views.get(self.route)
         if view is not None and hasattr(view, "after_render"):
             view.after_render()
+        self._settle_scroll()
         try:
             self._settle_focus(before)
         except Exception:  # focus is a courtesy: it never breaks a tap
@@ -106,6 +108,23 @@ class App:
     def focus_to(self, *names: str) -> None:
         """After this event's render, focus the first ``[data-focus=name]`` that exists."""
         self._focus_request = tuple(n for n in names if n)
+
+    def scroll_to(self, selector: str) -> None:
+        """After this event's render, bring the table's ``selector`` to the top of the screen
+        (under the sticky bar): a new round's acting panel, where the next tap is."""
+        self._scroll_request = selector
+
+    def _settle_scroll(self) -> None:
+        selector, self._scroll_request = self._scroll_request, None
+        route_el = self._route_el()
+        if selector is None or route_el is None:
+            return
+        el = platform.py(route_el.querySelector(selector))
+        if el is not None:
+            from pyodide.ffi import to_js  # type: ignore[import-not-found]
+            from js import Object  # type: ignore[import-not-found]
+
+            el.scrollIntoView(to_js({"block": "start"}, dict_converter=Object.fromEntries))
 
     def _route_el(self):
         root = self.roots.get(self.route)
@@ -584,7 +603,9 @@ def _focus(el) -> None:
 
     el.focus(to_js({"preventScroll": True}, dict_converter=Object.fromEntries))
     rect = el.getBoundingClientRect()
-    if rect.top < 0 or rect.bottom > window.innerHeight:
+    bar = document.querySelector(".bar")  # the sticky top bar covers what is under it
+    top = float(bar.getBoundingClientRect().bottom) if bar is not None else 0.0
+    if rect.top < top or rect.bottom > window.innerHeight:
         el.scrollIntoView(to_js({"block": "nearest"}, dict_converter=Object.fromEntries))
 
 

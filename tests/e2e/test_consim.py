@@ -103,6 +103,7 @@ def deal_first_round(page) -> None:
         "button", name="Superior firepower").tap()
     page.get_by_role("button", name="Deal", exact=True).tap()
     page.wait_for_selector("[data-testid=now]")
+    page.wait_for_timeout(DOUBLE_TAP_MS)  # a person looks at the order before the next tap (TapGuard)
 
 
 def hidden_cards(state) -> set[str]:

@@ -138,6 +138,7 @@ class FakeApp:
                            rng=random.Random(1))
         self.toasts: list[dict] = []
         self.focus: list[tuple[str, ...]] = []
+        self.scrolls: list[str] = []
         self.laters: list[tuple[float, object]] = []
         self.tap = None
         self.renders = 0
@@ -147,6 +148,9 @@ class FakeApp:
 
     def focus_to(self, *names):
         self.focus.append(names)
+
+    def scroll_to(self, selector):
+        self.scrolls.append(selector)
 
     def later(self, seconds, job):
         self.laters.append((seconds, job))

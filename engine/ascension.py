@@ -97,6 +97,7 @@ from .rules import SettingsError, Variant, resolve_rules
 from .text import setup_text, text_problem
 
 __all__ = [
+    "equipment",
     "KIND", "VARIANTS", "HOUSE_RULES", "RULINGS", "STRATAGEMS", "SetupError", "BadArgument",
     "Unit", "General", "Army", "Bid", "Pool", "CellEffect", "Cell", "Rolls", "WeekResult", "BattleState",
     "reinforcement_dice", "reinforcement_threshold", "next_die_needs", "victory_tier",
@@ -980,6 +981,13 @@ def _flag(setup: Mapping[str, Any], key: str, what: str) -> bool:
     if not isinstance(value, bool):
         raise SetupError(f"Setup: '{key}' must be true ({what}) or left out")
     return value
+
+
+def equipment(setup: Mapping[str, Any], rules: Mapping[str, Any] | None = None) -> str:
+    """HR-AI-7: whose dice, in players' words."""
+    dice = resolve_rules(VARIANTS, _rules_arg(rules))["dice"]
+    text = VARIANT_BY_KEY["dice"].describe(dice)
+    return text[0].upper() + text[1:] + "."
 
 
 def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:

@@ -83,6 +83,7 @@ from .poker import CATEGORIES, Hand, best_hand
 from .text import setup_text
 
 __all__ = [
+    "equipment",
     "KIND", "VARIANTS", "DECKS", "HOUSE_RULES", "RETIRED_IDS", "RULINGS", "LEGACY", "SetupError", "CampaignError",
     "PHASES", "HAND_SIZE", "POOL_SIZE", "DECISIVE_TROOPS", "EXHAUSTION_FROM", "EXHAUSTION_TARGET",
     "MAX_TROOPS", "TREATY_CARDS", "MAX_RANDOM_CARDS",
@@ -776,6 +777,11 @@ def _legacy(raw: Any) -> list[str]:
             or len(set(raw)) != len(raw):
         raise SetupError(f"Setup: 'legacy' lists earlier readings kept for an old game ({', '.join(LEGACY)})")
     return sorted(raw)
+
+
+def equipment(setup: Mapping[str, Any], rules: Mapping[str, Any] | None = None) -> str:
+    """Whose deck and dice (issue 18, setup ``"deck"``), in players' words."""
+    return DECKS.get(setup.get("deck", "app"), DECKS["app"])
 
 
 def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:

@@ -79,6 +79,7 @@ from .text import setup_text
 from .rules import SettingsError, Variant, resolve_rules
 
 __all__ = [
+    "equipment",
     "KIND", "VARIANTS", "HOUSE_RULES", "RULINGS", "SCENARIO_CHOICES", "SetupError", "ArgumentError", "Scope",
     "Organization", "Player", "Side", "Play", "RoundResult", "ConflictState",
     "max_card_size", "is_usable", "card_value", "trumps", "trumped_by", "can_follow",
@@ -702,6 +703,13 @@ def _scope_field(value: Any, where: str) -> str:
         return Scope.parse(value).value
     except ValueError as err:
         raise SetupError(f"{where}: {err}") from None
+
+
+def equipment(setup: Mapping[str, Any], rules: Mapping[str, Any] | None = None) -> str:
+    """Whose cards (issue 18, setup ``"deck"``), in players' words."""
+    if setup.get("deck") == "table":
+        return "Your own cards: the players play real cards and enter each one as it is played."
+    return "The app's deck: the app shuffles, deals and keeps the hands."
 
 
 def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:

@@ -92,7 +92,8 @@ __all__ = [
     "suppression_caused", "hit_chance", "wound_distribution", "shot_odds", "apply_wound",
     "normalize_setup", "start", "normalize_action", "step", "describe", "public_game", "public_state", "upgrade",
     "standing", "status", "current_turn", "acting", "is_hidden", "check_shot", "can_act", "forecast",
-    "turn_counts", "placeholder",
+    "turn_counts", "placeholder", "DECK_APP", "DECK_TABLE", "DICE_APP", "DICE_TABLE", "DieCall",
+    "cards_owed", "next_roll", "countdowns_due", "equipment",
 ]
 
 KIND = "initiative"
@@ -207,6 +208,10 @@ ADVANTAGES: Mapping[str, str] = MappingProxyType({
     "morale": "Superior morale",
 })
 
+#: HR-CS-6 / HR-CS-7: whose cards and whose dice (issue 18).
+DECK_APP, DECK_TABLE = "app", "table"
+DICE_APP, DICE_TABLE = "app", "table"
+
 VARIANTS: tuple[Variant, ...] = (
     Variant(
         key="pulp",
@@ -218,7 +223,32 @@ VARIANTS: tuple[Variant, ...] = (
         explanation="The source's option “for a pulpier game”. It holds against suppression and an "
                     "injury only: a surprised, STUNNED, DYING or DEAD combatant still gets no cards (CS-3).",
     ),
+    Variant(
+        key="deck",
+        rule_id="HR-CS-6",
+        label="Whose cards",
+        choices=((DECK_APP, "the app's deck: the app shuffles and deals"),
+                 (DECK_TABLE, "our own deck: the GM deals real cards and enters them")),
+        default=DECK_APP,
+        explanation="With your own deck the GM deals a real deck at the table and enters each combatant's "
+                    "cards; the app checks them (CS-6: each card once, each combatant exactly what it is "
+                    "owed while the deck lasts), strikes suppression's losses as usual (CS-3) and records "
+                    "every card in the game.",
+    ),
+    Variant(
+        key="dice",
+        rule_id="HR-CS-7",
+        label="Whose dice",
+        choices=((DICE_APP, "the app's dice: the app rolls"),
+                 (DICE_TABLE, "our own dice: the players roll real dice and enter them")),
+        default=DICE_APP,
+        explanation="With your own dice the app still shows a shot's exact odds first; then the d10, the "
+                    "d6 and any countdown dice (2d6 for INJURED, 1d6 for DYING, CS-13) are entered as "
+                    "they are rolled, checked and recorded in the game like the app's own rolls.",
+    ),
 )
+
+VARIANT_BY_KEY: Mapping[str, Variant] = MappingProxyType({v.key: v for v in VARIANTS})
 
 #: House rules of this app where RULES.md is silent (id → text). Shown with a marker.
 #: HR-CS-3 is now part of CS-13 and CS-5, the pulp floor of HR-CS-4 part of CS-3
@@ -234,6 +264,11 @@ HOUSE_RULES: Mapping[str, str] = MappingProxyType({
                "injury, not against STUN, DYING or surprise (now part of the ruling CS-3).",
     "HR-CS-5": "Vehicle multipliers apply to the suppression the fire causes (the shot, unseen, a "
                "suppressive miss), not to the +3/+5 suppression of a wound.",
+    "HR-CS-6": "Whose cards is a game setting: with the app's deck the app deals; with your own deck the GM "
+               "deals real cards and enters each combatant's, which the app checks (CS-6) and records.",
+    "HR-CS-7": "Whose dice is a game setting: with the app's dice the app rolls; with your own dice the "
+               "shot's d10 and d6 and the countdown dice are rolled at the table and entered, checked and "
+               "recorded.",
 })
 
 #: RULES.md clauses that are rulings (the app's reading where the source is silent).
@@ -1124,6 +1159,115 @@ def forecast(state: ConsimState, index: int, advantages: int = 0, surprised: boo
     return Forecast(due, by_suppression, by_injury, due - struck, None, st.suppression)
 
 
+def equipment(setup: Mapping[str, Any], rules: Mapping[str, Any] | None = None) -> str:
+    """HR-CS-6/HR-CS-7: whose cards and whose dice, in players' words."""
+    settings = resolve_rules(VARIANTS, rules)
+    parts = [VARIANT_BY_KEY[key].describe(settings[key]) for key in ("deck", "dice")]
+    return " ".join(p[0].upper() + p[1:] + "." for p in parts)
+
+
+def cards_owed(state: ConsimState, advantages: Mapping[int, int] | None = None,
+               surprised: Iterable[int] = ()) -> tuple[int, ...]:
+    """CS-2/CS-3/CS-4/CS-6: how many cards each combatant (roster order) is dealt at the
+    next deal, with ``advantages`` ticked (combatant → count) and the ``surprised`` sides:
+    what it is owed while the one deck of 52 lasts. With your own deck (HR-CS-6) these
+    are the cards the GM enters; suppression's and an injury's losses are struck after."""
+    state = _state_arg(state)
+    if state.phase == "round":
+        raise RuleError("CS-5", f"round {state.round} is still on: end it first")
+    advantages = dict(advantages or {})
+    for key, count in advantages.items():
+        _index_arg(state, key, "a combatant with advantages")
+        _whole_arg(count, "CS-2: the number of advantages", 0, len(ADVANTAGES))
+    surprised = tuple(surprised)
+    for side in surprised:
+        _whole_arg(side, "CS-4: a surprised side", 0, len(state.sides) - 1)
+    pulp = bool(state.settings.get("pulp"))
+    remaining, owed = _DECK, []
+    for i, (c, st) in enumerate(zip(state.combatants, state.statuses)):
+        due, _, _ = cards_due(advantages.get(i, 0), st.suppression, st.condition, no_cards=st.no_cards_next,
+                              surprised=c.side in surprised, player=c.player, pulp=pulp, legacy=state.legacy)
+        owed.append(min(due, remaining))
+        remaining -= owed[-1]
+    return tuple(owed)
+
+
+@dataclass(frozen=True)
+class DieCall:
+    """A roll a shot still needs when the table rolls its own dice (HR-CS-7): ``count``
+    dice of ``sides``, summed, for the ``key`` roll (``"d10"`` to hit, CS-8; ``"d6"`` for
+    damage, CS-10; ``"countdown"``, CS-13) at the ``position``-th target (combatant
+    ``target``)."""
+
+    position: int
+    target: int
+    key: str
+    count: int
+    sides: int
+
+    @property
+    def dice(self) -> str:
+        """How the roll reads at the table: ``d10``, ``d6``, ``2d6``."""
+        return f"{self.count if self.count > 1 else ''}d{self.sides}"
+
+    @property
+    def low(self) -> int:
+        return self.count
+
+    @property
+    def high(self) -> int:
+        return self.count * self.sides
+
+
+def next_roll(state: ConsimState, action: Mapping[str, Any]) -> DieCall | None:
+    """HR-CS-7: the first roll the shot ``action`` still needs, ``None`` once its ``"dice"``
+    (one object per target, as entered so far: the last may be partial, later ones
+    missing) hold exactly what the fire needs: the d10, then the d6 if it hit, then the
+    countdown dice if the wound starts one (2d6 INJURED, 1d6 DYING, CS-13)."""
+    state = _state_arg(state)
+    if not isinstance(action, Mapping):
+        raise ArgumentError("next_roll needs a shot (an action object)")
+    shooter = _who(state, action.get("shooter"), "the shooter")
+    targets = action.get("targets")
+    if isinstance(targets, (str, bytes)) or not isinstance(targets, (list, tuple)) or not targets:
+        raise ArgumentError("next_roll needs the shot's targets (a list of combatant numbers)")
+    targets = [_who(state, t, "a target") for t in targets]
+    mode = referee.one_of(action.get("mode", "aimed"), "the kind of fire", ("aimed", "suppressive"))
+    cover = Cover(referee.one_of(action.get("cover", "none"), "the cover", tuple(c.value for c in Cover)))
+    c = state.combatants[shooter]
+    semi = action.get("semi", "hit") if c.has(Trait.SEMI_AUTOMATIC) else None
+    hmod, dmod = hit_modifier(c, semi), damage_modifier(c, semi)
+    entered = action.get("dice", [])
+    if isinstance(entered, (str, bytes)) or not isinstance(entered, (list, tuple)) or len(entered) > len(targets):
+        raise ArgumentError("The dice must give at most one set of rolls per target")
+    for n, t in enumerate(targets):
+        given = entered[n] if n < len(entered) else {}
+        if not isinstance(given, Mapping):
+            raise ArgumentError(f"The rolls for {state.combatants[t].name} must be an object")
+        if "d10" not in given:
+            return DieCall(n, t, "d10", 1, 10)
+        d10 = _whole(given["d10"], "the d10 roll", 1, 10)
+        if not (_aimed_hits(d10, hmod, cover) if mode == "aimed" else d10 == 10):
+            continue
+        if "d6" not in given:
+            return DieCall(n, t, "d6", 1, 6)
+        wound = wound_status(_whole(given["d6"], "the d6 roll", 1, 6) + dmod)
+        dice = _needs_countdown(state.statuses[t].condition, wound)
+        if dice and "countdown" not in given:
+            return DieCall(n, t, "countdown", dice, 6)
+    return None
+
+
+def countdowns_due(state: ConsimState) -> tuple[int, ...]:
+    """CS-13: the combatants whose INJURED time runs out at the end of this round: each
+    turns DYING and its 1d6 countdown is rolled (entered, with your own dice, HR-CS-7)."""
+    state = _state_arg(state)
+    if state.phase != "round":
+        return ()
+    return tuple(i for i, st in enumerate(state.statuses)
+                 if _turns_dying(st) and not (state.facts and i in state.hidden))
+
+
 def _round_end_status(st: Status, round_: int) -> Status:
     """CS-12/CS-13/HR-CS-1: a status after the end of round ``round_`` (the countdown
     that runs out turns INJURED to DYING with an unknown roll: any roll gives no cards)."""
@@ -1250,6 +1394,8 @@ def _norm_deal(state: ConsimState, action: Mapping[str, Any]) -> dict[str, Any]:
             out["hidden_cards"] = hidden_cards
     elif "hidden_cards" in action:
         raise ActionError("Only a spectator's copy counts the hidden combatants' cards ('hidden_cards')")
+    elif recorded is None and state.settings.get("deck") == DECK_TABLE:
+        raise RuleError("HR-CS-6", "this game is played with your own deck: enter each combatant's cards")
     if recorded is not None:
         total = sum(len(v) for v in recorded.values())
         if total + hidden_cards > _DECK:
@@ -1460,6 +1606,8 @@ def _norm_shoot(state: ConsimState, action: Mapping[str, Any]) -> dict[str, Any]
         raise ActionError("Only an unseen shooter's fire gives results instead of dice")
     if state.facts and shooter is not None and "dice" not in action:
         raise RuleError("CS-8", "this is a spectator's copy: it shows the game, it cannot roll")
+    if shooter is not None and "dice" not in action and state.settings.get("dice") == DICE_TABLE:
+        raise RuleError("HR-CS-7", "this game is played with your own dice: enter the dice of the shot")
     rolls = action.get("dice", action.get("results"))
     if rolls is not None:
         if isinstance(rolls, (str, bytes)) or not isinstance(rolls, (list, tuple)) or len(rolls) != len(targets):
@@ -1577,7 +1725,7 @@ def _norm_end_round(state: ConsimState, action: Mapping[str, Any]) -> dict[str, 
     dice = action.get("dice", {})
     if not isinstance(dice, Mapping):
         raise ActionError("The countdown dice must map combatant numbers to rolls")
-    need = [i for i, st in enumerate(state.statuses) if _turns_dying(st) and not (state.facts and i in state.hidden)]
+    need = list(countdowns_due(state))
     out: dict[str, Any] = {"type": "end_round"}
     canon: dict[str, int] = {}
     for key, value in dice.items():
@@ -1593,6 +1741,9 @@ def _norm_end_round(state: ConsimState, action: Mapping[str, Any]) -> dict[str, 
     if canon and set(need) - {int(k) for k in canon}:
         missing = state.combatants[min(set(need) - {int(k) for k in canon})].name
         raise ActionError(f"The recorded countdown dice lack {missing}'s (all or none are recorded)")
+    if need and not canon and state.settings.get("dice") == DICE_TABLE:
+        raise RuleError("HR-CS-7", f"this game is played with your own dice: enter the DYING countdown "
+                                   f"(1d6) of {state.combatants[need[0]].name}")
     if canon:
         out["dice"] = {k: canon[k] for k in sorted(canon, key=int)}
     return out

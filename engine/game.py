@@ -43,7 +43,10 @@ and may provide:
     ``position``, made to replay as it was played (engine.codec calls it);
 ``standing(state) -> str``
     where the game stands, in a few words, for the list of saves ("Battle 5 ·
-    Anna 7 cards, Ben 5").
+    Anna 7 cards, Ben 5");
+``equipment(setup, rules) -> str``
+    whose cards and dice the game is played with (the app's, or the table's own,
+    issue 18), in players' words (the Share drawer says it; see :func:`equipment`).
 """
 
 from __future__ import annotations
@@ -277,6 +280,14 @@ def seed_is_secret(seed: int) -> bool:
     cards and dice that were shown, can deal the same cards.
     """
     return _is_seed(seed) and seed.bit_length() == SEED_BITS
+
+
+def equipment(game: Game) -> str | None:
+    """Whose cards and dice ``game`` is played with, in players' words (issue 18):
+    the system's ``equipment(setup, rules)``, or ``None`` if it has no such choice."""
+    mod = system(game.kind)
+    hook = getattr(mod, "equipment", None)
+    return hook(game.setup, game.rules) if hook is not None else None
 
 
 def is_spectator(game: Game) -> bool:

@@ -626,9 +626,12 @@ class Session:
                 "This game's seed is short (typed, or from an older version): anyone who knows it, or "
                 "searches for it from the cards and dice shown, can deal the hidden cards too. Start a new "
                 "game with an empty seed for a link that keeps the secrets.")
+        kit = games.equipment(self.game)  # issue 18: the app's cards and dice, or the table's own
         return h("div", {"class": "panel drawer", "aria-label": "Share"},
                  h("div", {"class": "spread"}, h("h2", {}, "Share this game"),
                    button("Close", "session:drawer", "", cls="btn small ghost")),
+                 h("p", {"class": "small", "data-testid": "share-equipment"}, h("strong", {}, "Played with: "), kit)
+                 if kit else None,
                  link_block("Spectator view", f"Public information only: {games.system(self.kind).SPECTATOR_VIEW} "
                             f"{safe}", public, "public"),
                  link_block("Full game (for your own devices)", "Everything, including hidden hands and the "

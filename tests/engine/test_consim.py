@@ -696,7 +696,7 @@ def test_cs_5_dying_and_dead_never_act_and_are_skipped():
 
 
 def test_pulp_variant_keeps_a_player_character_in_the_fight():
-    assert [v.key for v in VARIANTS] == ["pulp"] and VARIANTS[0].rule_id == "CS-3"
+    assert [v.key for v in VARIANTS] == ["pulp", "deck", "dice"] and VARIANTS[0].rule_id == "CS-3"
     with pytest.raises(SettingsError):
         game(rules={"pulp": "yes"})
     for pulp, expected in ((False, 0), (True, 1)):
@@ -707,7 +707,7 @@ def test_pulp_variant_keeps_a_player_character_in_the_fight():
 
 
 def test_house_rules_are_listed_with_ids():
-    assert set(HOUSE_RULES) == {f"HR-CS-{n}" for n in range(1, 6)}
+    assert set(HOUSE_RULES) == {f"HR-CS-{n}" for n in range(1, 8)}
     assert cs.RULINGS == ("CS-3", "CS-5", "CS-6", "CS-13")
     assert "part of the ruling CS-3" in HOUSE_RULES["HR-CS-4"] and "CS-13" in HOUSE_RULES["HR-CS-3"]
 

@@ -23,6 +23,7 @@ from web.session import Session
 from web.views.cards import card_back, card_button, card_picker, card_view
 from web.views.tool import ToolView
 from web.views.curtain import CurtainGuard, curtain
+from web.views.dice import die_faces
 from web.views.rulebits import rule_ref, with_rule_refs
 
 DRAFT_KEY = "ct:v1:draft:campaign"
@@ -403,15 +404,9 @@ class CampaignView(ToolView):
 
     def _dice_entry(self, st):
         """CMP-6 with the players' own dice: tap what each die shows (a draft until recorded)."""
-        rows = []
-        for i in (0, 1):
-            rows.append(h("div", {"class": "die-pick", "role": "radiogroup", "aria-label": f"Die {i + 1}"},
-                          h("span", {"class": "small"}, f"Die {i + 1}"),
-                          [button(str(v), "campaign:die", f"{i}:{v}", cls=["die die-button", self.dice[i] == v and "kept"],
-                                  role="radio", aria_checked="true" if self.dice[i] == v else "false",
-                                  aria_label=f"Die {i + 1} shows {v}",
-                                  data_focus="dice" if i == 0 and v == 1 else None)
-                           for v in range(1, 7)]))
+        rows = [die_faces("campaign:die", lambda v, i=i: f"{i}:{v}", 1, 6, self.dice[i], f"Die {i + 1}",
+                          spoken=lambda v, i=i: f"Die {i + 1} shows {v}", focus="dice" if i == 0 else None)
+                for i in (0, 1)]
         ready = None not in self.dice
         return h("div", {"class": "dice-entry", "data-testid": "dice-entry"},
                  h("p", {"class": "small"}, "Or roll your own two dice and tap what they show:"), rows,

@@ -24,7 +24,8 @@ import re
 from engine import consim as cs
 from web.dom import button, h
 from web.session import Session
-from web.views.cards import card_view
+from web.views.cards import card_picker, card_view
+from web.views.dice import die_faces
 from web.views.rulebits import rule_ref, with_rule_refs
 from web.views.tool import ToolView
 
@@ -41,6 +42,7 @@ MAX_SIDES = len(SIDE_CLASS)
 MAX_COUNT = 40
 WOUND_LABEL = {cs.WoundStatus.STUN: "STUN", cs.WoundStatus.INJURE: "INJURE", cs.WoundStatus.DYING: "DYING",
                cs.WoundStatus.DEAD: "DEAD"}
+ROLL_LABEL = {"d10": "d10", "d6": "d6", "countdown": "countdown"}
 COVER_LABEL = {cs.Cover.NONE: "Open", cs.Cover.COVER: "Cover", cs.Cover.GOOD: "Good cover"}
 _NUMBERED = re.compile(r"^(.*\S)\s+(\d+)$")
 _TRAITS = tuple(t.value for t in cs.Trait)
@@ -57,6 +59,14 @@ def blank_form() -> dict:
 
 def blank_draft() -> dict:
     return {"sides": ["Players", "Opposition"], "combatants": [], "privacy": True}
+
+
+def kept_equipment(data) -> dict:
+    """The kept roster form's choice of cards and dice (HR-CS-6, HR-CS-7): only known values."""
+    rules = data.get("rules") if isinstance(data, dict) else None
+    if not isinstance(rules, dict):
+        return {}
+    return {key: rules[key] for key in ("deck", "dice") if rules.get(key) in ("app", "table")}
 
 
 def game_name(game) -> str:
@@ -256,13 +266,20 @@ class ConsimView(ToolView):
         self.confirm_end = False
         self.shot: dict | None = None
         self.long_pick: set[str] | None = None
+        #: With our own deck (HR-CS-6): the cards entered for the coming deal, by combatant, and
+        #: whose cards are being entered; None while the advantages are being ticked.
+        self.entry: dict | None = None
+        #: With our own dice (HR-CS-7): the DYING countdowns entered for the end of the round.
+        self.countdowns: dict[int, int] = {}
         self.notice: str | None = None
         self._copy = (None, None)  # (the game, its spectator copy's state): the players' view
 
     # ------------------------------------------------------------ lifecycle
     def boot(self) -> None:
         notes: list[str] = []
-        self.draft, self.rules["pulp"], draft_notes = repair_draft(self.load_json(DRAFT_KEY))
+        kept = self.load_json(DRAFT_KEY)
+        self.draft, self.rules["pulp"], draft_notes = repair_draft(kept)
+        self.rules.update(kept_equipment(kept))
         notes += draft_notes
         self.templates = clean_templates(self.load_json(TEMPLATES_KEY), notes)
         self.saved_sides = clean_saved_sides(self.load_json(SIDES_KEY), notes)
@@ -292,6 +309,8 @@ class ConsimView(ToolView):
     def _reset_view(self) -> None:
         self.shot = None
         self.long_pick = None
+        self.entry = None
+        self.countdowns = {}
         self.notice = None
         self.confirm_leave = False
         self.confirm_end = False
@@ -304,6 +323,10 @@ class ConsimView(ToolView):
         if self.shot is not None or self.long_pick is not None:
             self.shot = self.long_pick = None
             self.app.focus_to("shoot-open")
+            return True
+        if self.entry is not None:
+            self.entry = None
+            self.app.focus_to("deal")
             return True
         return self.session.escape()
 
@@ -491,6 +514,13 @@ class ConsimView(ToolView):
                    h("input", {"type": "checkbox", "data-field": "init:rules.pulp", "checked": self.rules["pulp"]}),
                    h("span", {}, rule_ref(variant.rule_id, ROUTE), " ", h("span", {"class": "badge variant"}, "Variant"),
                      " Pulp: ", variant.choices[1][1].lower())),
+                 [h("label", {"class": "ini-check"},
+                    h("input", {"type": "checkbox", "data-field": f"init:rules.{key}",
+                                "checked": self.rules[key] == "table"}),
+                    h("span", {}, rule_ref(cs.VARIANT_BY_KEY[key].rule_id, ROUTE), " ",
+                      h("span", {"class": "badge house"}, "House rule"), " ", text))
+                  for key, text in (("deck", "Our own deck: the GM deals real cards and enters each combatant's"),
+                                    ("dice", "Our own dice: the players roll real dice and enter them"))],
                  h("label", {"class": "ini-check"},
                    h("input", {"type": "checkbox", "data-field": "init:privacy",
                                "checked": self.draft.get("privacy", True)}),
@@ -577,6 +607,7 @@ class ConsimView(ToolView):
                      h("h2", {}, f"Round {st.round}: everyone has acted"),
                      h("p", {"class": "muted"}, "Ending the round sheds the suppression of anyone not fired on (",
                        rule_ref("CS-12", ROUTE), ") and counts down wounds (", rule_ref("CS-13", ROUTE), ")."),
+                     self._countdown_entry(st),
                      h("div", {"class": "row"},
                        button(f"End round {st.round}", "init:end-round", cls="btn primary big", data_focus="end")))
         turn = st.turns[cur]
@@ -654,6 +685,7 @@ class ConsimView(ToolView):
                        f"{cs._plural(len(waiting), 'card')} {'has' if len(waiting) == 1 else 'have'} not acted: ",
                        ", ".join(waiting[:8]) + (" …" if len(waiting) > 8 else ""),
                        ". They lose these turns."),
+                     self._countdown_entry(st),
                      h("div", {"class": "row"},
                        button("Keep playing", "init:end-no", cls="btn", data_focus="end-no"),
                        button(f"End round {st.round}", "init:end-yes", cls="btn danger")))
@@ -725,7 +757,69 @@ class ConsimView(ToolView):
         return any(t.done and t.combatant == i and (t.card == card or card in t.spent) for t in st.turns)
 
     # ---------------- round setup (advantages, surprise, deal)
+    def _owed(self, st) -> tuple[int, ...]:
+        """CS-6: the cards each combatant is dealt at the coming deal, with this round's ticks."""
+        adv, surprised, _ = self._ticks_for(st)
+        return cs.cards_owed(st, {i: len(v) for i, v in adv.items()}, sorted(surprised))
+
+    def _card_entry(self, st):
+        """HR-CS-6, CS-6: the cards the GM dealt from a real deck, entered: the roster down the
+        side (tap a name), the 52-card picker (tap its cards; a card of another greyed out)."""
+        owed = self._owed(st)
+        cards, at = self.entry["cards"], self.entry["at"]
+        taken = {t: i for i, ts in cards.items() for t in ts}
+        who = []
+        for i, c in enumerate(st.combatants):
+            mine, n = cards.get(i, []), owed[i]
+            if n == 0:
+                who.append(h("li", {"data-key": f"e{i}", "class": "muted small entry-none"}, f"{c.name}: no cards"))
+                continue
+            who.append(h("li", {"data-key": f"e{i}"},
+                         button([h("span", {"class": "entry-name"}, c.name),
+                                 h("span", {"class": "entry-cards"},
+                                   [card_tag(cs.Card.parse(t)) for t in mine] if mine else "—"),
+                                 h("span", {"class": "entry-count"}, f"{len(mine)}/{n}")],
+                                "init:entry-who", i, cls=["btn entry-who", SIDE_CLASS[c.side % MAX_SIDES],
+                                                          i == at and "on", len(mine) == n and "done"],
+                                aria_pressed="true" if i == at else "false",
+                                aria_label=f"{c.name}: {len(mine)} of {n} cards entered")))
+        complete = all(len(cards.get(i, [])) == n for i, n in enumerate(owed))
+
+        def states(card):
+            owner = taken.get(str(card))
+            return () if owner is None else (("selected",) if owner == at else ("played",))
+
+        def label(card):
+            owner = taken.get(str(card))
+            if owner is None:
+                return card.name
+            name = st.combatants[owner].name
+            return f"{card.name}: {name}'s" + (", tap to take it back" if owner == at else "")
+
+        entering = st.combatants[at].name if at is not None else None
+        return h("section", {"class": "panel ini-deal ini-entry entry", "data-testid": "card-entry",
+                             "aria-labelledby": "ini-entry-title"},
+                 h("h2", {"id": "ini-entry-title"}, f"Round {st.round + 1}: the cards dealt at the table"),
+                 h("p", {"class": "small entry-how"}, "Deal the real deck in roster order, each combatant what it is "
+                   "owed (", rule_ref("CS-6", ROUTE), "); tap a name, then its cards. Suppression and injuries strike "
+                   "the highest after the deal, as usual (", rule_ref("CS-3", ROUTE), ")."),
+                 h("div", {"class": "ini-entry-grid"},
+                   h("ul", {"class": "ini-entry-who", "role": "group", "aria-label": "Whose cards",
+                            "data-testid": "entry-who"}, who),
+                   h("div", {},
+                     h("div", {"class": "entry-bar"},
+                       h("p", {"class": "small", "data-testid": "entry-at"},
+                         f"Entering {entering}'s cards" if entering and not complete else
+                         "Every combatant has its cards." if complete else ""),
+                       h("div", {"class": "entry-controls"},
+                         button("Deal these cards", "init:entry-deal", cls="btn primary big", disabled=not complete,
+                                data_focus="entry-deal"),
+                         button("Back", "init:entry-cancel", cls="btn ghost"))),
+                     card_picker("init:entry-pick", states, labels=label))))
+
     def _round_setup(self, st):
+        if self.entry is not None:
+            return h("div", {"class": "ini-round"}, self._card_entry(st))
         adv, surprised, per_combatant = self._ticks_for(st)
         alive = [i for i, _ in enumerate(st.combatants) if cs.can_act(st, i)]
         sides = []
@@ -776,6 +870,8 @@ class ConsimView(ToolView):
                      h("div", {"class": "row"},
                        button("Per combatant" if not per_combatant else "Per side only", "init:per",
                               cls="btn small", aria_pressed="true" if per_combatant else "false"),
+                       button("Enter the cards…", "init:entry-open", cls="btn primary big", data_focus="deal")
+                       if st.settings.get("deck") == cs.DECK_TABLE else
                        button("Deal", "init:deal", cls="btn primary big", data_focus="deal")))),
                  h("div", {"class": "ini-adv-grid"}, sides),
                  self._board(st, adv, surprised))
@@ -795,6 +891,7 @@ class ConsimView(ToolView):
         enemies = [i for i in targets if st.combatants[i].side != shooter.side]
         friends = [i for i in targets if st.combatants[i].side == shooter.side]
         chosen = shot["targets"]
+        own_dice = st.settings.get("dice") == cs.DICE_TABLE
 
         def target_button(i, first: bool = False):
             on = i in chosen
@@ -849,12 +946,83 @@ class ConsimView(ToolView):
                  h("p", {"class": "msg-error"}, with_rule_refs(problem, ROUTE)) if problem else None,
                  h("p", {"class": "muted small"}, "The shot is this card's action: the turn then moves on (",
                    rule_ref("CS-5", ROUTE), ")."),
+                 self._dice_entry(st, shooter_i) if own_dice and chosen and problem is None else None,
                  h("div", {"class": "row"},
+                   button(f"Record the shot ({cs._plural(len(chosen), 'target')})", "init:fire",
+                          cls="btn primary", disabled=not chosen or problem is not None or self._roll_call(st) is not None,
+                          data_focus="fire")
+                   if own_dice else
                    button(f"Roll the dice ({cs._plural(len(chosen), 'target')})", "init:fire",
                           cls="btn primary", disabled=not chosen or problem is not None, data_focus="fire"),
                    button("Cancel", "init:shoot-close", cls="btn ghost")),
                  h("details", {"class": "ini-friends"}, h("summary", {}, "Fire at own side"),
                    h("div", {"class": "row"}, [target_button(i) for i in friends])) if friends else None)
+
+    def _shot_action_of(self, st) -> dict | None:
+        """The shot being set up, as the engine's action (its ``dice`` as entered so far)."""
+        cur = cs.current_turn(st)
+        shot = self.shot
+        if cur is None or shot is None or not shot["targets"]:
+            return None
+        shooter_i = st.turns[cur].combatant
+        action = {"type": "shoot", "shooter": shooter_i, "targets": list(shot["targets"]), "mode": shot["mode"],
+                  "cover": shot["cover"], "unseen": shot["unseen"]}
+        if st.combatants[shooter_i].has(cs.Trait.SEMI_AUTOMATIC):
+            action["semi"] = shot["semi"]
+        if st.settings.get("dice") == cs.DICE_TABLE:
+            action["dice"] = [dict(d) for d in shot.get("dice", [])]
+        return action
+
+    def _roll_call(self, st):
+        """HR-CS-7: the next roll the shot needs from the table's dice (None: all entered)."""
+        action = self._shot_action_of(st)
+        if action is None or cs.check_shot(st, action["shooter"], action["targets"], action["mode"]):
+            return None
+        return cs.next_roll(st, action)
+
+    def _dice_entry(self, st, shooter_i: int):
+        """HR-CS-7: the dice rolled at the table, one tap each, in the order the shot needs them
+        (the d10 to hit, CS-8; the d6 if it hit, CS-10; a countdown if the wound starts one, CS-13).
+        Each roll entered is a chip: a tap takes it back, and what came after it."""
+        entered = self.shot.get("dice", [])
+        chips = []
+        for pos, rolls in enumerate(entered):
+            name = st.combatants[self.shot["targets"][pos]].name
+            for key, value in rolls.items():
+                chips.append(button([f"{name}: {ROLL_LABEL[key]} ", h("strong", {}, str(value)), " ✕"],
+                                    "init:die-back", f"{pos}.{key}", cls="btn small die-chip",
+                                    aria_label=f"{name}: {ROLL_LABEL[key]} {value}, tap to take it back"))
+        call = self._roll_call(st)
+        prompt = None
+        if call is not None:
+            name = st.combatants[call.target].name
+            what = {"d10": f"the d10 to hit {name}", "d6": f"the d6 for {name}'s wound",
+                    "countdown": f"{name}'s {call.dice} countdown ("
+                                 + ("rounds until INJURED turns DYING" if call.count == 2 else
+                                    "rounds until DYING turns DEAD") + ")"}[call.key]
+            prompt = die_faces("init:die", str, call.low, call.high, None, f"Roll {what}",
+                               spoken=lambda v, w=what: f"{w}: {v}", focus="die")
+        return h("div", {"class": "dice-entry ini-dice-entry", "data-testid": "dice-entry"},
+                 h("p", {"class": "small"}, "Your own dice (", rule_ref("HR-CS-7", ROUTE), "): roll at the table and "
+                   "tap what the dice show.") if not chips else None,
+                 h("div", {"class": "row", "data-testid": "dice-entered"}, chips) if chips else None,
+                 prompt if prompt is not None else
+                 h("p", {"class": "small", "data-testid": "dice-complete"}, "Every die the shot needs is entered."))
+
+    def _countdown_entry(self, st):
+        """HR-CS-7, CS-13: the DYING countdowns (1d6) the end of the round starts, entered."""
+        if st.settings.get("dice") != cs.DICE_TABLE:
+            return None
+        due = cs.countdowns_due(st)
+        if not due:
+            return None
+        return h("div", {"class": "dice-entry", "data-testid": "countdown-entry"},
+                 h("p", {"class": "small"}, "Ending the round turns INJURED to DYING for ",
+                   ", ".join(st.combatants[i].name for i in due), ": roll 1d6 each, the rounds until DEAD (",
+                   rule_ref("CS-13", ROUTE), ")."),
+                 [die_faces("init:cd", lambda v, i=i: f"{i}.{v}", 1, 6, self.countdowns.get(i),
+                            f"{st.combatants[i].name}'s countdown", focus="countdown" if n == 0 else None)
+                  for n, i in enumerate(due)])
 
     def _last_shot(self, st):
         shot = st.last_shot
@@ -989,10 +1157,12 @@ class ConsimView(ToolView):
                  h("ul", {},
                    h("li", {"data-testid": "legacy-rules"}, h("span", {"class": "badge ruling"}, "Earlier rules"), " ",
                      with_rule_refs(cs.LEGACY_RULES, ROUTE)) if st.legacy else None,
-                   [h("li", {}, rule_ref(v.rule_id, ROUTE), " ", h("span", {"class": "badge variant"}, "Variant"),
+                   [h("li", {}, rule_ref(v.rule_id, ROUTE), " ",
+                      h("span", {"class": "badge house"}, "House rule") if v.rule_id in cs.HOUSE_RULES else
+                      h("span", {"class": "badge variant"}, "Variant"),
                       " ", v.label, ": ", v.describe(settings[v.key])) for v in cs.VARIANTS],
                    [h("li", {}, rule_ref(rid, ROUTE), " ", h("span", {"class": "badge house"}, "House rule"), " ", text)
-                    for rid, text in cs.HOUSE_RULES.items()],
+                    for rid, text in cs.HOUSE_RULES.items() if rid not in {v.rule_id for v in cs.VARIANTS}],
                    h("li", {}, h("span", {"class": "badge ruling"}, "Rulings"), " ",
                      [[rule_ref(rid, ROUTE), " "] for rid in cs.RULINGS])),
                  h("div", {"class": "row"},
@@ -1179,14 +1349,21 @@ class ConsimView(ToolView):
             self.app.focus_to("leave")
         elif name in ("adv-side", "adv", "per", "surprise"):
             self._tick(st, name, arg, index)
+        elif name.startswith("entry-"):
+            self._entry_action(st, name, arg, index)
+        elif name == "cd" and arg:
+            i, _, v = str(arg).partition(".")
+            if i.isdigit() and v.isdigit():
+                self.countdowns[int(i)] = int(v)
         elif name == "deal":
             adv, surprised, _ = self._ticks_for(st)
-            self._act({"type": "deal", "advantages": {str(i): v for i, v in sorted(adv.items()) if v},
-                       "surprised": sorted(surprised)}, NEXT_FOCUS)
+            if self._act({"type": "deal", "advantages": {str(i): v for i, v in sorted(adv.items()) if v},
+                          "surprised": sorted(surprised)}, NEXT_FOCUS):
+                self.app.scroll_to("[data-testid=now]")  # the round's first actor, at the top
         elif name == "next":
             self._act({"type": "next"}, NEXT_FOCUS)
         elif name == "end-round":
-            self._act({"type": "end_round"}, ("deal",))
+            self._end_round(st)
         elif name == "end-early":
             self.confirm_end = True
             self.shot = self.long_pick = None
@@ -1196,7 +1373,7 @@ class ConsimView(ToolView):
             self.app.focus_to("end-early", "next")
         elif name == "end-yes":
             self.confirm_end = False
-            self._act({"type": "end_round"}, ("deal",))
+            self._end_round(st)
         elif name == "treat" and index is not None:
             self._act({"type": "treat", "combatant": index})
         elif name == "first-aid" and index is not None:
@@ -1230,6 +1407,73 @@ class ConsimView(ToolView):
         elif self.shot is not None:
             self._shot_action(st, name, arg, index)
 
+    def _end_round(self, st) -> None:
+        """CS-12/CS-13: the end of the round; with our own dice (HR-CS-7) the DYING countdowns entered."""
+        action: dict = {"type": "end_round"}
+        due = cs.countdowns_due(st) if st.settings.get("dice") == cs.DICE_TABLE else ()
+        if due:
+            missing = [st.combatants[i].name for i in due if i not in self.countdowns]
+            if missing:
+                self.notice = f"CS-13: enter the 1d6 DYING countdown of {missing[0]} first"
+                self.app.focus_to("countdown")
+                return
+            action["dice"] = {str(i): self.countdowns[i] for i in due}
+        if self._act(action, ("deal",)):
+            self.countdowns = {}
+            self.app.scroll_to("[data-testid=deal-panel]")
+
+    def _entry_action(self, st, name: str, arg, index) -> None:
+        """HR-CS-6: entering the cards dealt from a real deck (see :meth:`_card_entry`)."""
+        if st.phase != "ready":
+            self.entry = None
+            return
+        owed = self._owed(st)
+        if name == "entry-open":
+            first = next((i for i, n in enumerate(owed) if n), None)
+            self.entry = {"cards": {}, "at": first}
+            self.app.focus_to("entry-who", "entry-deal")
+            self.app.scroll_to("[data-testid=card-entry]")
+            return
+        if self.entry is None:
+            return
+        cards = self.entry["cards"]
+        if name == "entry-cancel":
+            self.entry = None
+            self.app.focus_to("deal")
+        elif name == "entry-who" and index is not None and index < len(owed) and owed[index]:
+            self.entry["at"] = index
+        elif name == "entry-pick" and arg:
+            at = self.entry["at"]
+            token = str(arg)
+            owner = next((i for i, ts in cards.items() if token in ts), None)
+            if at is None:
+                return
+            if owner == at:
+                cards[at].remove(token)
+            elif owner is not None:
+                self.notice = (f"CS-6: the {cs.Card.parse(token).name} is {st.combatants[owner].name}'s already "
+                               "(one deck, each card once)")
+            elif len(cards.get(at, [])) >= owed[at]:
+                self.notice = (f"CS-6: {st.combatants[at].name} is owed {cs._plural(owed[at], 'card')}: tap one "
+                               "of them to take it back, or another name")
+            else:
+                cards.setdefault(at, []).append(token)
+                if len(cards[at]) == owed[at]:  # on to the next combatant still short of cards
+                    order = list(range(at + 1, len(owed))) + list(range(at))
+                    nxt = next((i for i in order if len(cards.get(i, [])) < owed[i]), None)
+                    if nxt is not None:
+                        self.entry["at"] = nxt
+                    else:
+                        self.app.focus_to("entry-deal")
+        elif name == "entry-deal":
+            adv, surprised, _ = self._ticks_for(st)
+            action = {"type": "deal", "advantages": {str(i): v for i, v in sorted(adv.items()) if v},
+                      "surprised": sorted(surprised),
+                      "cards": {str(i): list(ts) for i, ts in sorted(cards.items()) if ts}}
+            if self._act(action, NEXT_FOCUS):
+                self.entry = None
+                self.app.scroll_to("[data-testid=now]")
+
     def _tick(self, st, name: str, arg, index) -> None:
         adv, surprised, per = self._ticks_for(st)
         if name == "adv-side" and arg:
@@ -1258,6 +1502,27 @@ class ConsimView(ToolView):
         cur = cs.current_turn(st)
         if cur is None:
             return
+        if name in ("mode", "target", "cover", "semi"):
+            shot["dice"] = []  # the dice a shot needs depend on these: entered again
+        if name == "die" and arg and str(arg).isdigit():
+            call = self._roll_call(st)
+            if call is not None and call.low <= int(arg) <= call.high:
+                dice = shot.setdefault("dice", [])
+                if call.position == len(dice):
+                    dice.append({})
+                dice[call.position][call.key] = int(arg)
+                if self._roll_call(st) is None:
+                    self.app.focus_to("fire")
+            return
+        if name == "die-back" and arg:
+            pos, _, key = str(arg).partition(".")
+            dice = shot.get("dice", [])
+            if pos.isdigit() and int(pos) < len(dice) and key in dice[int(pos)]:
+                keys = list(dice[int(pos)])
+                kept = {k: dice[int(pos)][k] for k in keys[:keys.index(key)]}
+                shot["dice"] = dice[:int(pos)] + ([kept] if kept else [])
+                self.app.focus_to("die")
+            return
         shooter = st.combatants[st.turns[cur].combatant]
         area = shooter.has(cs.Trait.AUTOMATIC) or shooter.has(cs.Trait.SEMI_AUTOMATIC)
         if name == "mode" and arg in ("aimed", "suppressive"):
@@ -1283,6 +1548,8 @@ class ConsimView(ToolView):
                       "mode": shot["mode"], "cover": shot["cover"], "unseen": shot["unseen"]}
             if shooter.has(cs.Trait.SEMI_AUTOMATIC):
                 action["semi"] = shot["semi"]
+            if st.settings.get("dice") == cs.DICE_TABLE:
+                action["dice"] = [dict(d) for d in shot.get("dice", [])]
             if self._act(action, ("result", "next")):
                 self.shot = None  # the shot was this card's action: the turn moved on (CS-5)
 
@@ -1312,6 +1579,10 @@ class ConsimView(ToolView):
             return not live
         if key == "rules.pulp":
             self.rules["pulp"] = value == "1"
+            self._save_draft()
+            return True
+        if key in ("rules.deck", "rules.dice"):
+            self.rules[key[6:]] = "table" if value == "1" else "app"
             self._save_draft()
             return True
         if key == "privacy":

@@ -14,7 +14,7 @@ from engine import consim as cs
 from engine.game import apply, new_game, replay
 
 from .conftest import goto_route, set_size, wait_for
-from .kit import assert_app_ok, assert_on_screen, button, field, safari_tap, tap, type_into, visible
+from .kit import assert_app_ok, assert_on_screen, button, double_tap, field, safari_tap, tap, type_into, visible
 
 ROUTE = "initiative"
 SCOPE = "section.route[data-route='initiative']"
@@ -127,3 +127,50 @@ def test_webkit_defect_5_ending_a_round_early_asks_first(app):
              message="the next round's deal")
     assert json.loads(json.dumps(saved(driver).actions[-1])) == {"type": "end_round"}
     assert_app_ok(driver)
+
+
+TABLET_SIZES = ((768, 1024), (1024, 768), (820, 1180), (1366, 1024))
+
+
+def test_our_own_cards_and_dice_entered_safari_style_at_every_size(app):
+    """Issue 18 (HR-CS-6, HR-CS-7): the cards of a real deal entered with taps (the deal
+    double-tapped: its second tap refused), then a shot's d10 and d6 entered, one taken back."""
+    driver = app
+    own = {**SQUAD, "privacy": False}
+    for width, height in TABLET_SIZES:
+        set_size(driver, width, height)
+        open_link(driver, new_game(cs.KIND, own, {"deck": "table", "dice": "table"}, seed=5))
+        tap(driver, button(driver, "Enter the cards…"))
+        wait_for(driver, "return !!document.querySelector(arguments[0])", f"{SCOPE} [data-testid=card-entry]",
+                 message="the card entry")
+        for token in ("AS", "KS", "QS", "JS", "10S", "9S", "8S"):
+            card = visible(driver, f"{SCOPE} [data-action='init:entry-pick'][data-arg='{token}']")[0]
+            assert_on_screen(driver, card)
+            safari_tap(driver, card)
+        deal = button(driver, "Deal these cards")
+        assert_on_screen(driver, deal)
+        double_tap(driver, deal)
+        wait_for(driver, "return !!document.querySelector(arguments[0])", f"{SCOPE} [data-testid=now]",
+                 message="the round")
+        time.sleep(SETTLE_S)
+        game = saved(driver)
+        assert [a["type"] for a in game.actions] == ["deal"]  # the second tap moved nothing
+        assert [h.dealt[0].token for h in replay(game).hands] == ["AS", "KS", "QS", "JS", "10S", "9S", "8S"]
+        tap(driver, button(driver, "Shoot…"))
+        tap(driver, wait_for(driver, "return [...document.querySelectorAll(arguments[0])].find("
+                                     "b => b.innerText.trim() === 'Rifleman 1') || null",
+                             f"{SCOPE} [data-testid=shot-panel] [data-action='init:target']", message="Rifleman 1"))
+        for arg in ("9", "3"):  # the d10, then a wrong d6
+            safari_tap(driver, wait_for(driver, "return document.querySelector(arguments[0])",
+                                        f"{SCOPE} [data-action='init:die'][data-arg='{arg}']", message=f"die {arg}"))
+        safari_tap(driver, visible(driver, f"{SCOPE} [data-action='init:die-back'][data-arg='0.d6']")[0])
+        safari_tap(driver, wait_for(driver, "return document.querySelector(arguments[0])",
+                                    f"{SCOPE} [data-action='init:die'][data-arg='1']", message="die 1"))
+        record = button(driver, "Record the shot", prefix=True)
+        assert_on_screen(driver, record)
+        safari_tap(driver, record)
+        wait_for(driver, "return !!document.querySelector(arguments[0])", f"{SCOPE} [data-testid=shot-result]",
+                 message="the result")
+        shot = saved(driver).actions[-1]
+        assert shot["type"] == "shoot" and list(shot["dice"]) == [{"d10": 9, "d6": 1}]  # 1 + 1: STUN
+        assert_app_ok(driver)

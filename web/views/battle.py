@@ -182,6 +182,18 @@ def repair_rules(rules, problems: list[str]) -> dict:
     return out
 
 
+#: Issue 17: what can become of an army this week, in the board's words (engine MOVEMENTS).
+MOVEMENT_LABEL = {"away_arc": "Gets away (three-hex arc)", "away_route": "Gets away (back up the route)",
+                  "away": "Gets away", "withdraw_fails": "Withdraw fails", "falls_back": "Falls back (AI-19)",
+                  "stays": "No result: stays"}
+
+
+def landed_spread(landed) -> str:
+    """The casualties that land, each count with its chance: "0: 40.0 %, 1: 35.5 % …"."""
+    likely = sorted((p, n) for n, p in landed if p)[-4:]  # the four likeliest counts, in order
+    return ", ".join(f"{n}: {pct(p)}" for p, n in sorted(likely, key=lambda x: x[1]))
+
+
 def pct(p) -> str:
     """A chance for the table: exact zero is "0%", a tiny one "<0.1%", else one decimal."""
     if p == 0:
@@ -948,7 +960,7 @@ class BattleView(ToolView):
         return h("section", {"class": "panel revealed", "data-testid": "revealed"},
                  h("div", {"class": "revealed-body"},
                    h("div", {"class": "revealed-grid"}, [self._revealed_side(st, s) for s in (0, 1)]),
-                   self._odds(st, odds)),
+                   h("div", {"class": "revealed-odds"}, self._odds(st, odds), self._outcomes(st))),
                  self._entry(st, die, target) if table_dice else
                  h("div", {"class": "row sticky-controls"},
                    h("p", {"class": "muted small"}, f"Each die is a d{die}; {target} or more is a success (",
@@ -1085,6 +1097,37 @@ class BattleView(ToolView):
         return h("table", {"class": "data-table odds", "data-testid": "odds"},
                  h("caption", {}, "Exact odds before the roll (", rule_ref("AI-8", "battle"), ")"),
                  h("tbody", {}, rows))
+
+    def _outcomes(self, st):
+        """Issue 17: what the two revealed bids mean before the roll, exact for each army: whether
+        it gets away (and how), its withdraw fails, it falls back (AI-19) or stays; the casualties
+        that land on it (AI-12 ranges, AI-15 mitigation), a unit lost, the army destroyed (AI-14)."""
+        if st.bids[0] is None or st.bids[1] is None:
+            return None
+        odds = ai.outcome_odds(st, st.bids, st.switched)
+        names = [a.name for a in st.armies]
+        sides = odds.sides
+        rows = []
+        for key in ("away_arc", "away_route", "away", "withdraw_fails", "falls_back", "stays"):
+            if any(side.movement[key] for side in sides):
+                rows.append((MOVEMENT_LABEL[key], [side.movement[key] for side in sides], key))
+        body = [h("tr", {"data-outcome": key}, h("th", {"scope": "row"}, label),
+                  [h("td", {"class": ["pct", SIDE_CLASS[s]]}, pct(p)) for s, p in enumerate(values)])
+                for label, values, key in rows]
+        body.append(h("tr", {"data-outcome": "landed"}, h("th", {"scope": "row"}, "Casualties landing (mean)"),
+                      [h("td", {"class": ["pct", SIDE_CLASS[s]]}, f"{float(side.mean_landed):.2f}",
+                         h("span", {"class": "spread"}, landed_spread(side.landed)))
+                       for s, side in enumerate(sides)]))
+        body.append(h("tr", {"data-outcome": "loses-unit"}, h("th", {"scope": "row"}, "Loses a unit"),
+                      [h("td", {"class": ["pct", SIDE_CLASS[s]]}, pct(side.loses_unit)) for s, side in enumerate(sides)]))
+        body.append(h("tr", {"data-outcome": "destroyed"}, h("th", {"scope": "row"}, "Army destroyed"),
+                      [h("td", {"class": ["pct", SIDE_CLASS[s]]}, pct(side.destroyed)) for s, side in enumerate(sides)]))
+        return h("table", {"class": "data-table outcomes", "data-testid": "outcomes"},
+                 h("caption", {}, "What the bids mean this week (", rule_ref("AI-12", "battle"), ", ",
+                   rule_ref("AI-14", "battle"), ", ", rule_ref("AI-19", "battle"), ")"),
+                 h("thead", {}, h("tr", {}, h("td", {}),
+                                  [h("th", {"scope": "col", "class": SIDE_CLASS[s]}, names[s]) for s in (0, 1)])),
+                 h("tbody", {}, body))
 
     def _week_side(self, st, w, s: int, target: int):
         names = [a.name for a in st.armies]

@@ -85,7 +85,9 @@ import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from typing import Any
 
 from . import referee
 from .ascension_tables import (
@@ -482,6 +484,12 @@ def cell_effect(text: str) -> CellEffect:
         raise BadArgument(f"AI-10: a result cell is text (got {_shown(text)})")
     if len(text) > 10 * CELL_MAX:
         raise BadArgument(f"AI-10: a result cell has at most {CELL_MAX} characters")
+    return _cell_effect(text)
+
+
+@lru_cache(maxsize=512)
+def _cell_effect(text: str) -> CellEffect:
+    """:func:`cell_effect` of a checked text, remembered (the odds read the same cells often)."""
     lower = text.lower()
     withdraw = True if "withdraw succeeds" in lower else False if "withdraw fails" in lower else None
     match = _INFLICT.search(text)

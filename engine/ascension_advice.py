@@ -26,7 +26,8 @@ import hashlib
 import random
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from . import ascension as _a
 from . import zerosum

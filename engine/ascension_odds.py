@@ -25,7 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd as _gcd
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from . import ascension as _a
 from .ascension_tables import TIERS

@@ -112,8 +112,31 @@ def tour(page, base: str, tag: str) -> None:
     shoot(page, f"rules-panel-{tag}", full=False)
 
 
+def own_tour(page, base: str, tag: str) -> None:
+    """Issue 18: our own deck and dice (HR-CS-6, HR-CS-7): the card entry, the shot's dice."""
+    from tests.e2e.consim_kit import link
+    from tests.e2e.test_consim_own import DEALT, ten_combatants
+
+    page.set_default_timeout(120_000)
+    page.goto(link(base, ten_combatants()))
+    page.wait_for_selector(READY, state="attached", timeout=120_000)
+    page.get_by_role("button", name="Enter the cards…").click()
+    for token in DEALT[:4]:
+        page.locator(f"[data-action='init:entry-pick'][data-arg='{token}']").click()
+    shoot(page, f"own-cards-{tag}", full=False)
+    for token in DEALT[4:]:
+        page.locator(f"[data-action='init:entry-pick'][data-arg='{token}']").click()
+    page.get_by_role("button", name="Deal these cards").click()
+    page.wait_for_timeout(500)
+    page.get_by_role("button", name="Shoot…").click()
+    page.locator("[data-testid=shot-panel] [data-action='init:target']").first.click()
+    page.locator("[data-action='init:die'][data-arg='9']").click()
+    shoot(page, f"own-dice-{tag}", full=False)
+
+
 def main() -> None:
     run(tour, device_scale_factor=1)
+    run(own_tour, device_scale_factor=1)
 
 
 if __name__ == "__main__":

@@ -240,7 +240,9 @@ def test_defect_5_a_revealed_hand_is_hidden_after_leaving_the_route(page, base_u
     start_example(page, base_url)
     reveal(page)
     page.goto(base_url + "#/")
+    page.wait_for_selector("section.route[data-route='home']", state="visible")  # the app has left the table
     page.goto(base_url + "#/conflict")
+    page.wait_for_selector("[data-testid=curtain]")
     assert page.locator("[data-testid=hand]").count() == 0
     assert page.locator("[data-testid=curtain]").count() == 1
 

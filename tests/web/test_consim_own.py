@@ -70,7 +70,7 @@ def test_the_cards_are_entered_combatant_by_combatant_and_checked(view):
     tap(view, "init:entry-deal")
     st = state(view)
     assert st.phase == "round" and [h.dealt[0].token for h in st.hands] == ["AS", "KH", "QD", "2C"]
-    assert view.app.scrolls[-1] == "[data-testid=now]"
+    assert view.app.scrolls[-1] == "[data-testid=tracker]"
 
 
 def test_the_shot_takes_the_tables_dice_one_tap_each_and_a_tap_takes_one_back(view):

@@ -947,7 +947,8 @@ class ConsimView(ToolView):
                  h("p", {"class": "muted small"}, "The shot is this card's action: the turn then moves on (",
                    rule_ref("CS-5", ROUTE), ")."),
                  self._dice_entry(st, shooter_i) if own_dice and chosen and problem is None else None,
-                 h("div", {"class": "row"},
+                 # sticky: the roll (or Record) stays in sight below the odds at 1024x768 (issue 18)
+                 h("div", {"class": "row sticky-controls shot-controls"},
                    button(f"Record the shot ({cs._plural(len(chosen), 'target')})", "init:fire",
                           cls="btn primary", disabled=not chosen or problem is not None or self._roll_call(st) is not None,
                           data_focus="fire")
@@ -1359,7 +1360,7 @@ class ConsimView(ToolView):
             adv, surprised, _ = self._ticks_for(st)
             if self._act({"type": "deal", "advantages": {str(i): v for i, v in sorted(adv.items()) if v},
                           "surprised": sorted(surprised)}, NEXT_FOCUS):
-                self.app.scroll_to("[data-testid=now]")  # the round's first actor, at the top
+                self.app.scroll_to("[data-testid=tracker]")  # the round's status and first actor, at the top
         elif name == "next":
             self._act({"type": "next"}, NEXT_FOCUS)
         elif name == "end-round":
@@ -1420,7 +1421,7 @@ class ConsimView(ToolView):
             action["dice"] = {str(i): self.countdowns[i] for i in due}
         if self._act(action, ("deal",)):
             self.countdowns = {}
-            self.app.scroll_to("[data-testid=deal-panel]")
+            self.app.scroll_to("[data-testid=tracker]")
 
     def _entry_action(self, st, name: str, arg, index) -> None:
         """HR-CS-6: entering the cards dealt from a real deck (see :meth:`_card_entry`)."""
@@ -1472,7 +1473,7 @@ class ConsimView(ToolView):
                       "cards": {str(i): list(ts) for i, ts in sorted(cards.items()) if ts}}
             if self._act(action, NEXT_FOCUS):
                 self.entry = None
-                self.app.scroll_to("[data-testid=now]")
+                self.app.scroll_to("[data-testid=tracker]")
 
     def _tick(self, st, name: str, arg, index) -> None:
         adv, surprised, per = self._ticks_for(st)

@@ -168,6 +168,21 @@ def _memo(state: Any) -> dict[str, dict]:
     return memo
 
 
+def _pools(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool]) -> tuple[Any, Any]:
+    """AI-2/AI-3/AI-16: the week's two pools (as :func:`engine.ascension._week_pools`), each
+    remembered per side, bid and switch: a side's pool never depends on the other's bid."""
+    known = memo.setdefault("pools", {})
+    out = []
+    for s in (0, 1):
+        key = (s, bids[s], switched[s])
+        pool = known.get(key)
+        if pool is None:
+            pool = known[key] = _a._pool(state, s, bids[s].maneuver, bids[s].stratagems, switched[s],
+                                         bids[s].rearguard)
+        out.append(pool)
+    return tuple(out)
+
+
 def _landing(state: Any, memo: dict, side: int, first: int, count: int) -> tuple[int, frozenset[int]]:
     """AI-14/HR-AI-2 via the engine's own landing: (casualties that landed, units destroyed)."""
     key = (side, first, count)
@@ -216,7 +231,7 @@ def outcome_odds(state: Any, bids: Any, switched: Any = None) -> OutcomeOdds:
 
 def _compute(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool]) -> OutcomeOdds:
     die, target = _a.success_setting(state.settings)
-    pools = _a._week_pools(state, bids, switched)
+    pools = _pools(state, memo, bids, switched)
     dists = [_a.success_distribution(p.dice, die, target) for p in pools]
     total = die ** (pools[0].dice + pools[1].dice)
     readings: dict[tuple, Any] = {}

@@ -122,5 +122,26 @@ def test_ten_combatants_cards_entered_checked_and_a_shot_with_our_own_dice(page,
     restored = open_game(p2)
     assert restored.rules == game.rules and list(restored.actions) == list(game.actions[:game.position])
     assert "Record the shot" not in p2.locator("#app-initiative").inner_text()
+
+    # On to round 2: the round ended early (asked first), then the next deal entered. The
+    # stunned target gets no cards (CS-10, HR-CS-1) and says so; the others one each again.
+    page.locator("[data-action='session:drawer'][data-arg='']").first.tap()  # the share drawer's Close
+    wait_settle(page)
+    page.get_by_role("button", name="End round 1 now…").tap()
+    wait_settle(page)
+    page.get_by_role("button", name="End round 1", exact=True).tap()
+    page.get_by_role("button", name="Enter the cards…").wait_for()
+    wait_settle(page)
+    page.get_by_role("button", name="Enter the cards…").tap()
+    assert f"{NAMES[target]}: no cards" in page.locator("[data-testid=entry-who]").inner_text()
+    second = [t for i, t in enumerate(DEALT) if i != target]
+    for token in second:
+        pick(page, token).tap()
+    safari_tap(page.get_by_role("button", name="Deal these cards"))
+    page.wait_for_selector("[data-testid=now]")
+    game = open_game(page)
+    assert [a["type"] for a in game.actions] == ["deal", "shoot", "end_round", "deal"]
+    round2 = replay(game)
+    assert round2.round == 2 and sorted(t.card.token for t in round2.turns) == sorted(second)
     wait_settle(page)
     assert_app_ok(page)

@@ -55,6 +55,7 @@ def test_the_cards_are_entered_combatant_by_combatant_and_checked(view):
     tree = tap(view, "init:entry-open")
     assert find(tree, lambda n: getattr(n, "attrs", {}).get("data-testid") == "card-entry")
     assert not buttons(tree, "init:deal")  # with our own deck the app does not deal (HR-CS-6)
+    assert "Enter the cards dealt at the table for round 1" in texts_of(tree)
     for token in ("AS", "KH"):  # Ann, then (after her one card) Bo
         tree = tap(view, "init:entry-pick", token)
     tree = tap(view, "init:entry-pick", "AS")  # Cy's turn: the A♠ is Ann's already

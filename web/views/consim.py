@@ -545,7 +545,8 @@ class ConsimView(ToolView):
                          "data-round": st.round},
                  h("div", {"class": "ini-head"},
                    h("p", {"class": "status", "role": "status", "data-testid": "status"},
-                     with_rule_refs(cs.status(st), ROUTE)),
+                     with_rule_refs(f"Enter the cards dealt at the table for round {st.round + 1} (CS-6)."
+                                    if self.entry is not None and st.phase == "ready" else cs.status(st), ROUTE)),
                    button("Players' view", "init:players", cls="btn small", data_testid="players-view-button")),
                  h("p", {"class": "msg-error refusal", "role": "alert", "data-testid": "refusal"},
                    with_rule_refs(self.notice, ROUTE)) if self.notice else None,

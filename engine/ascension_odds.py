@@ -307,32 +307,33 @@ def _compute(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool]) -
         stand = [frozenset(_a._last_stand_units(reading, s, rears[s]))
                  if withdrew[s] and "last_stand" in bids[s].stratagems else frozenset() for s in (0, 1)]
         q = big // n
-        for r0 in rolls[0]:
-            for r1 in rolls[1]:
-                incoming = (r1, r0)
-                gone_any = False
-                for s in (0, 1):
-                    cut = min(mit[s], incoming[s])
-                    taken = incoming[s] - cut
-                    count, lost = _landing(state, memo, s, firsts[s], taken)
-                    if stand[s]:
-                        lost = lost | stand[s]
-                    landed[s][count] = landed[s].get(count, 0) + q
-                    taken_d[s][taken] = taken_d[s].get(taken, 0) + q
-                    lost_n[s][len(lost)] = lost_n[s].get(len(lost), 0) + q
-                    mitigated[s] += cut * q
-                    if lost:
-                        loses[s] += q
-                        for i in lost:
-                            per_unit[s][i] += q
-                        if alive[s] <= lost:
-                            wiped[s] += q
-                            gone_any = True
-                            continue
-                    if moves[s] in ("stays", "withdraw_fails"):
-                        remains[s] += q
-                if gone_any or moving:
-                    ends += q
+        # Each side's fate depends only on the roll of the other side's range (what comes in),
+        # so each side is summed over that roll alone, weighted by the other's number of rolls;
+        # the battle ends in a pair of rolls unless neither side is gone (nor moving).
+        standing = [0, 0]  # per side: the incoming rolls that leave it in the field
+        for s in (0, 1):
+            w = q * len(rolls[s])
+            for incoming in rolls[1 - s]:
+                cut = min(mit[s], incoming)
+                taken = incoming - cut
+                count, lost = _landing(state, memo, s, firsts[s], taken)
+                if stand[s]:
+                    lost = lost | stand[s]
+                landed[s][count] = landed[s].get(count, 0) + w
+                taken_d[s][taken] = taken_d[s].get(taken, 0) + w
+                lost_n[s][len(lost)] = lost_n[s].get(len(lost), 0) + w
+                mitigated[s] += cut * w
+                if lost:
+                    loses[s] += w
+                    for i in lost:
+                        per_unit[s][i] += w
+                    if alive[s] <= lost:
+                        wiped[s] += w
+                        continue
+                standing[s] += 1
+                if moves[s] in ("stays", "withdraw_fails"):
+                    remains[s] += w
+        ends += q * n if moving else q * (n - standing[0] * standing[1])
 
     def f(weight: int) -> Fraction:
         return Fraction(weight, denominator)

@@ -108,3 +108,40 @@ def test_the_equipment_is_shown_in_the_share_drawer_and_the_rules_in_play(view):
     assert "Played with:" in text and "Our own deck" in text and "Our own dice" in text
     rules = texts_of(view._rules_in_play(state(view)))
     assert "HR-CS-6" in rules and "Whose cards: our own deck" in rules
+
+
+def test_the_dying_countdown_is_tapped_in_before_the_round_can_end(view):
+    def deal_all():
+        tap(view, "init:entry-open")
+        owed = cs.cards_owed(state(view))
+        for token, n in zip(("AS", "KH", "QD", "2C"), owed):
+            if n:
+                tap(view, "init:entry-pick", token)
+        tap(view, "init:entry-deal")
+
+    deal_all()
+    tap(view, "init:shoot-open")
+    tap(view, "init:target", 2)
+    for value in (9, 3, 2):  # a hit, INJURE (3 + 0), a 2d6 countdown of 2 rounds (CS-13)
+        tap(view, "init:die", value)
+    tap(view, "init:fire")
+    assert state(view).statuses[2].condition is cs.Condition.INJURED
+    for _ in range(3):
+        st = state(view)
+        if cs.countdowns_due(st):
+            break
+        tap(view, "init:end-early")
+        tap(view, "init:end-yes")
+        deal_all()
+    st = state(view)
+    assert cs.countdowns_due(st) == (2,)
+    tap(view, "init:end-early")
+    tree = screen(view)
+    assert find(tree, lambda n: getattr(n, "attrs", {}).get("data-testid") == "countdown-entry")
+    tap(view, "init:end-yes")  # refused until the die is entered
+    assert "CS-13" in view.notice and "Cy" in view.notice and state(view).phase == "round"
+    assert view.confirm_end  # the question stays open, with the die to enter
+    tap(view, "init:cd", "2.4")
+    tap(view, "init:end-yes")
+    assert view.session.game.actions[-1]["dice"] == {"2": 4}
+    assert state(view).statuses[2].condition is cs.Condition.DYING and state(view).statuses[2].countdown == 4

@@ -1417,6 +1417,7 @@ class ConsimView(ToolView):
             missing = [st.combatants[i].name for i in due if i not in self.countdowns]
             if missing:
                 self.notice = f"CS-13: enter the 1d6 DYING countdown of {missing[0]} first"
+                self.confirm_end = cs.current_turn(st) is not None  # the question stays, with its dice
                 self.app.focus_to("countdown")
                 return
             action["dice"] = {str(i): self.countdowns[i] for i in due}

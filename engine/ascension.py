@@ -993,9 +993,7 @@ def _flag(setup: Mapping[str, Any], key: str, what: str) -> bool:
 
 def equipment(setup: Mapping[str, Any], rules: Mapping[str, Any] | None = None) -> str:
     """HR-AI-7: whose dice, in players' words."""
-    dice = resolve_rules(VARIANTS, _rules_arg(rules))["dice"]
-    text = VARIANT_BY_KEY["dice"].describe(dice)
-    return text[0].upper() + text[1:] + "."
+    return VARIANT_BY_KEY["dice"].sentence(resolve_rules(VARIANTS, _rules_arg(rules))["dice"])
 
 
 def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:

@@ -1162,8 +1162,7 @@ def forecast(state: ConsimState, index: int, advantages: int = 0, surprised: boo
 def equipment(setup: Mapping[str, Any], rules: Mapping[str, Any] | None = None) -> str:
     """HR-CS-6/HR-CS-7: whose cards and whose dice, in players' words."""
     settings = resolve_rules(VARIANTS, rules)
-    parts = [VARIANT_BY_KEY[key].describe(settings[key]) for key in ("deck", "dice")]
-    return " ".join(p[0].upper() + p[1:] + "." for p in parts)
+    return " ".join(VARIANT_BY_KEY[key].sentence(settings[key]) for key in ("deck", "dice"))
 
 
 def cards_owed(state: ConsimState, advantages: Mapping[int, int] | None = None,
@@ -1182,14 +1181,21 @@ def cards_owed(state: ConsimState, advantages: Mapping[int, int] | None = None,
     surprised = tuple(surprised)
     for side in surprised:
         _whole_arg(side, "CS-4: a surprised side", 0, len(state.sides) - 1)
-    pulp = bool(state.settings.get("pulp"))
     remaining, owed = _DECK, []
-    for i, (c, st) in enumerate(zip(state.combatants, state.statuses)):
-        due, _, _ = cards_due(advantages.get(i, 0), st.suppression, st.condition, no_cards=st.no_cards_next,
-                              surprised=c.side in surprised, player=c.player, pulp=pulp, legacy=state.legacy)
+    for due, _, _ in _dues(state, [advantages.get(i, 0) for i in range(len(state.combatants))], surprised):
         owed.append(min(due, remaining))
         remaining -= owed[-1]
     return tuple(owed)
+
+
+def _dues(state: ConsimState, ticks: Sequence[int], surprised: Sequence[int]
+          ) -> list[tuple[int, int, tuple[str, ...]]]:
+    """CS-2/CS-3/CS-4: each combatant's ``(due, struck, reasons)`` at a deal with ``ticks``
+    advantages each and the ``surprised`` sides (:func:`cards_due`, roster order)."""
+    pulp = bool(state.settings.get("pulp"))
+    return [cards_due(ticks[i], st.suppression, st.condition, no_cards=st.no_cards_next,
+                      surprised=c.side in surprised, player=c.player, pulp=pulp, legacy=state.legacy)
+            for i, (c, st) in enumerate(zip(state.combatants, state.statuses))]
 
 
 @dataclass(frozen=True)
@@ -1219,42 +1225,34 @@ class DieCall:
         return self.count * self.sides
 
 
+class _MissingRoll(ActionError):
+    """Recorded dice that lack a roll the fire needs: which one (``call``, a :class:`DieCall`)."""
+
+    def __init__(self, message: str, call: DieCall) -> None:
+        super().__init__(message)
+        self.call = call
+
+
 def next_roll(state: ConsimState, action: Mapping[str, Any]) -> DieCall | None:
     """HR-CS-7: the first roll the shot ``action`` still needs, ``None`` once its ``"dice"``
     (one object per target, as entered so far: the last may be partial, later ones
     missing) hold exactly what the fire needs: the d10, then the d6 if it hit, then the
-    countdown dice if the wound starts one (2d6 INJURED, 1d6 DYING, CS-13)."""
+    countdown dice if the wound starts one (2d6 INJURED, 1d6 DYING, CS-13).
+
+    The referee itself answers (:func:`normalize_action`, one reading of CS-5 … CS-13): a
+    shot it refuses for another reason raises that refusal, a roll out of range included."""
     state = _state_arg(state)
     if not isinstance(action, Mapping):
         raise ArgumentError("next_roll needs a shot (an action object)")
-    shooter = _who(state, action.get("shooter"), "the shooter")
-    targets = action.get("targets")
-    if isinstance(targets, (str, bytes)) or not isinstance(targets, (list, tuple)) or not targets:
-        raise ArgumentError("next_roll needs the shot's targets (a list of combatant numbers)")
-    targets = [_who(state, t, "a target") for t in targets]
-    mode = referee.one_of(action.get("mode", "aimed"), "the kind of fire", ("aimed", "suppressive"))
-    cover = Cover(referee.one_of(action.get("cover", "none"), "the cover", tuple(c.value for c in Cover)))
-    c = state.combatants[shooter]
-    semi = action.get("semi", "hit") if c.has(Trait.SEMI_AUTOMATIC) else None
-    hmod, dmod = hit_modifier(c, semi), damage_modifier(c, semi)
-    entered = action.get("dice", [])
-    if isinstance(entered, (str, bytes)) or not isinstance(entered, (list, tuple)) or len(entered) > len(targets):
-        raise ArgumentError("The dice must give at most one set of rolls per target")
-    for n, t in enumerate(targets):
-        given = entered[n] if n < len(entered) else {}
-        if not isinstance(given, Mapping):
-            raise ArgumentError(f"The rolls for {state.combatants[t].name} must be an object")
-        if "d10" not in given:
-            return DieCall(n, t, "d10", 1, 10)
-        d10 = _whole(given["d10"], "the d10 roll", 1, 10)
-        if not (_aimed_hits(d10, hmod, cover) if mode == "aimed" else d10 == 10):
-            continue
-        if "d6" not in given:
-            return DieCall(n, t, "d6", 1, 6)
-        wound = wound_status(_whole(given["d6"], "the d6 roll", 1, 6) + dmod)
-        dice = _needs_countdown(state.statuses[t].condition, wound)
-        if dice and "countdown" not in given:
-            return DieCall(n, t, "countdown", dice, 6)
+    targets, entered = action.get("targets"), action.get("dice", [])
+    if isinstance(entered, (str, bytes)) or not isinstance(entered, (list, tuple)) or \
+            not isinstance(targets, (list, tuple)) or len(entered) > len(targets):
+        raise ArgumentError("next_roll needs a shot with its targets and at most one set of rolls per target")
+    padded = list(entered) + [{} for _ in range(len(targets) - len(entered))]
+    try:
+        normalize_action(state, {**action, "type": "shoot", "dice": padded})
+    except _MissingRoll as missing:
+        return missing.call
     return None
 
 
@@ -1450,10 +1448,7 @@ def _deal_hands(state: ConsimState, ticks: Sequence[int], surprised: Sequence[in
     remaining = _DECK
     hands, nothing = [], []
     short_before: str | None = None
-    for i, (c, st) in enumerate(zip(state.combatants, state.statuses)):
-        due, struck, reasons = cards_due(ticks[i], st.suppression, st.condition, no_cards=st.no_cards_next,
-                                         surprised=c.side in surprised, player=c.player, pulp=pulp,
-                                         legacy=state.legacy)
+    for i, (c, (due, struck, reasons)) in enumerate(zip(state.combatants, _dues(state, ticks, surprised))):
         if state.facts and i in state.hidden:
             hands.append(None)  # a spectator's copy knows nothing of a hidden hand
             continue
@@ -1654,7 +1649,8 @@ def _fire(state: ConsimState, shooter: int | None, targets: Sequence[int], mode:
                 value = sum(rng.randint(1, sides) for _ in range(count))
             else:
                 if key not in given:
-                    raise ActionError(f"The recorded dice for {name} lack the {key} roll")
+                    raise _MissingRoll(f"The recorded dice for {name} lack the {key} roll",
+                                       DieCall(n, t, key, count, sides))
                 value = _whole(given[key], f"the {key} roll for {name}", count, count * sides)
             used[key] = value
             return value

@@ -40,6 +40,11 @@ class Variant:
                 return text
         raise SettingsError(f"{self.rule_id}: {value!r} is not a choice for {self.label.lower()}")
 
+    def sentence(self, value: Any) -> str:
+        """What choosing ``value`` means, as a sentence: "Our own dice: the players roll …"."""
+        text = self.describe(value)
+        return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
 
 def resolve_rules(variants: Iterable[Variant], given: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Defaults for every variant, overridden by ``given``; refuses unknown keys and values."""

@@ -174,3 +174,30 @@ def _random_play(seed: int, moves: int):
 def test_a_game_with_entered_cards_and_dice_ends_where_the_apps_own_does(seed):
     mine, theirs = _random_play(seed, 40)
     assert replace(theirs, rules=mine.rules) == mine
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000))
+def test_the_rolls_next_roll_asks_for_are_exactly_what_the_referee_takes(seed):
+    """HR-CS-7: entering what next_roll asks, one roll at a time, always ends in a shot the
+    referee accepts, and before that the shot is refused (it lacks a roll)."""
+    pick = random.Random(seed)
+    setup = roster(*[man(f"B{i}", 0, training=pick.choice(["untrained", "trained", "elite"]),
+                         weapon=pick.choice([[], ["automatic"], ["semi-automatic"]])) for i in range(3)],
+                   *[man(f"R{i}", 1, training="trained") for i in range(3)])
+    g = apply(new_game(cs.KIND, setup, OWN, seed), deal("AS", "KS", "QS", "JS", "10S", "9S"))
+    state = replay(g)
+    shooter = state.combatants[0]
+    area = shooter.has(cs.Trait.AUTOMATIC) or shooter.has(cs.Trait.SEMI_AUTOMATIC)
+    mode = "suppressive" if area and pick.random() < .5 else "aimed"
+    targets = pick.sample([3, 4, 5], pick.randint(1, 3)) if mode == "suppressive" else [pick.choice([3, 4, 5])]
+    shot = shoot(0, *targets, mode=mode, cover=pick.choice(["none", "cover", "good"]),
+                 semi="damage" if shooter.has(cs.Trait.SEMI_AUTOMATIC) and pick.random() < .5 else None, dice=[])
+    asked = 0
+    while (call := cs.next_roll(state, shot)) is not None:
+        assert not can_apply(g, {**shot, "dice": shot["dice"] + [{}] * (len(targets) - len(shot["dice"]))})
+        while len(shot["dice"]) <= call.position:
+            shot["dice"].append({})
+        shot["dice"][call.position][call.key] = pick.randint(call.low, call.high)
+        asked += 1
+    assert can_apply(g, shot) and len(targets) <= asked <= 3 * len(targets)

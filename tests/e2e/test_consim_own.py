@@ -145,3 +145,88 @@ def test_ten_combatants_cards_entered_checked_and_a_shot_with_our_own_dice(page,
     assert round2.round == 2 and sorted(t.card.token for t in round2.turns) == sorted(second)
     wait_settle(page)
     assert_app_ok(page)
+
+
+def test_our_own_deck_and_dice_chosen_by_taps_kept_through_a_reload_and_started_safari_style(page, base_url):
+    from .test_consim import SEED, enter_roster, open_tracker, saved_game
+
+    page.set_viewport_size(TABLET_SIZES[1])
+    open_tracker(page, base_url + "#/initiative")
+    enter_roster(page)
+    for key in ("deck", "dice"):  # HR-CS-6, HR-CS-7: house rules, said as such where they are chosen
+        box = page.locator(f"[data-field='init:rules.{key}']")
+        box.tap()
+        assert box.is_checked()
+        assert "House rule" in box.locator("xpath=..").inner_text()
+    reload(page)  # the roster form keeps the choice
+    assert all(page.locator(f"[data-field='init:rules.{key}']").is_checked() for key in ("deck", "dice"))
+    seed = page.locator("[data-field='init:seed']")
+    seed.fill(str(SEED))
+    safari_tap(page.get_by_role("button", name="Start tracking"))  # the seed field still has the focus
+    page.get_by_role("button", name="Enter the cards…").wait_for()
+    game = saved_game(page)
+    assert dict(game.rules)["deck"] == "table" and dict(game.rules)["dice"] == "table" and game.seed == SEED
+    assert_app_ok(page)
+
+
+def test_a_double_tap_on_a_die_enters_one_roll_and_the_dying_countdown_is_tapped_in(page, base_url):
+    """The d6 appears where the d10 was: a fast double tap's second tap is refused, and said.
+    Then a round ends with a DYING countdown to roll (CS-13), entered by a tap."""
+    from engine.game import apply
+
+    page.set_viewport_size(TABLET_SIZES[0])
+    setup = {"sides": ["Players", "Opposition"], "privacy": False,
+             "combatants": [man("Hero", 0, training="trained", player=True), man("Rifle", 1, training="trained")]}
+    g = apply(new_game(cs.KIND, setup, OWN, seed=2**127 + 9),
+              {"type": "deal", "cards": {"0": ["AS"], "1": ["KS"]}})
+    open_at(page, link(base_url, g))
+    page.get_by_role("button", name="Shoot…").tap()
+    panel = page.locator("[data-testid=shot-panel]")
+    panel.get_by_role("group", name="Targets").get_by_role("button", name="Rifle", exact=True).tap()
+    three = panel.locator("[data-action='init:die'][data-arg='3']")
+    assert_on_screen(page, three)  # the shot panel came to the top: its dice in sight, above the sticky Record
+    double_tap(page, three)  # d10 3: a miss needs no d6; the second tap lands on what replaced the faces
+    page.wait_for_timeout(DOUBLE_TAP_MS)
+    chips = panel.locator("[data-testid=dice-entered] .die-chip")
+    assert chips.count() == 1  # one roll entered, not two
+    # Now one that hits and injures: 9 to hit, then 3 for the wound (INJURE; a 2d6 countdown of 2: CS-13).
+    chips.first.tap()
+    for value in ("9", "3", "2"):
+        page.wait_for_timeout(DOUBLE_TAP_MS)
+        panel.locator(f"[data-action='init:die'][data-arg='{value}']").tap()
+    page.wait_for_timeout(DOUBLE_TAP_MS)
+    safari_tap(panel.get_by_role("button", name=re.compile("^Record the shot")))
+    page.wait_for_selector(".ini-result")
+    assert replay(open_game(page)).statuses[1].condition is cs.Condition.INJURED
+    for _ in range(3):  # rounds go by until the countdown runs out (the injured Rifle owed no card or one)
+        state = replay(open_game(page))
+        if cs.countdowns_due(state):
+            break
+        wait_settle(page)
+        page.get_by_role("button", name=re.compile(r"^End round \d+ now…")).tap()
+        wait_settle(page)
+        page.get_by_role("button", name=re.compile(r"^End round \d+$")).tap()
+        wait_settle(page)
+        page.get_by_role("button", name="Enter the cards…").tap()
+        owed = cs.cards_owed(replay(open_game(page)))
+        for token, n in zip(("AS", "KS"), owed):
+            if n:
+                pick(page, token).tap()
+        safari_tap(page.get_by_role("button", name="Deal these cards"))
+        page.wait_for_selector("[data-testid=now]")
+    assert cs.countdowns_due(replay(open_game(page))) == (1,)
+    wait_settle(page)
+    page.get_by_role("button", name=re.compile(r"^End round \d+ now…")).tap()
+    entry = page.locator("[data-testid=countdown-entry]")
+    assert_on_screen(page, entry.locator("[data-action='init:cd']").first)
+    wait_settle(page)
+    page.get_by_role("button", name=re.compile(r"^End round \d+$")).tap()  # refused: the die first
+    assert "CS-13" in page.locator("[data-testid=refusal]").inner_text()
+    entry.locator("[data-action='init:cd'][data-arg='1.4']").tap()
+    wait_settle(page)
+    page.get_by_role("button", name=re.compile(r"^End round \d+$")).tap()
+    page.get_by_role("button", name="Enter the cards…").wait_for()
+    game = open_game(page)
+    assert dict(game.actions[game.position - 1]) == {"type": "end_round", "dice": {"1": 4}}
+    assert replay(game).statuses[1].condition is cs.Condition.DYING
+    assert_app_ok(page)

@@ -145,3 +145,32 @@ def test_the_dying_countdown_is_tapped_in_before_the_round_can_end(view):
     tap(view, "init:end-yes")
     assert view.session.game.actions[-1]["dice"] == {"2": 4}
     assert state(view).statuses[2].condition is cs.Condition.DYING and state(view).statuses[2].countdown == 4
+
+
+def test_a_double_taps_second_tap_never_takes_back_a_card_or_enters_a_die_it_did_not_see(view):
+    from web.views.curtain import Tap
+
+    tap(view, "init:entry-open")
+    tap(view, "init:entry-pick", "AS")  # Ann's one card; the entry moves on to Bo
+    tap(view, "init:entry-who", 0)  # back to Ann (owed 1: her card would be taken back by a tap)
+    view.app.tap = Tap(0, (10, 10), None, detail=2)  # the guard's mark: the second tap on the same card
+    tap(view, "init:entry-pick", "AS")
+    assert view.app.tap.refused and "double tap" in view.app.tap.refused
+    assert view.entry["cards"][0] == ["AS"]
+    view.app.tap = None
+    tap(view, "init:entry-who", 1)
+    for token in ("KH", "QD", "2C"):
+        tap(view, "init:entry-pick", token)
+    tap(view, "init:entry-deal")
+    tap(view, "init:shoot-open")
+    tree = tap(view, "init:target", 2)
+
+    def roll_groups(node):
+        return [n.attrs.get("data-key") for n in find(node, lambda n: str(getattr(n, "attrs", {}).get("data-key", ""))
+                                                      .startswith("roll-"))]
+
+    keys = roll_groups(tree)
+    tree = tap(view, "init:die", 9)
+    after = roll_groups(tree)
+    # the d6 asked where the d10 was is a new group of buttons (the guard refuses a tap landing on it at once)
+    assert keys == ["roll-0-d10"] and after == ["roll-0-d6"]

@@ -182,12 +182,6 @@ def repair_rules(rules, problems: list[str]) -> dict:
     return out
 
 
-#: Issue 17: what can become of an army this week, in the board's words (engine MOVEMENTS).
-MOVEMENT_LABEL = {"away_arc": "Gets away (three-hex arc)", "away_route": "Gets away (back up the route)",
-                  "away": "Gets away", "withdraw_fails": "Withdraw fails", "falls_back": "Falls back (AI-19)",
-                  "stays": "No result: stays"}
-
-
 def landed_spread(landed) -> str:
     """The casualties that land, each count with its chance: "0: 40.0 %, 1: 35.5 % …"."""
     likely = sorted((p, n) for n, p in landed if p)[-4:]  # the four likeliest counts, in order
@@ -1108,9 +1102,10 @@ class BattleView(ToolView):
         names = [a.name for a in st.armies]
         sides = odds.sides
         rows = []
-        for key in ("away_arc", "away_route", "away", "withdraw_fails", "falls_back", "stays"):
+        for key in ai.MOVEMENTS:
             if any(side.movement[key] for side in sides):
-                rows.append((MOVEMENT_LABEL[key], [side.movement[key] for side in sides], key))
+                name = ai.MOVEMENT_NAMES[key]
+                rows.append((name[:1].upper() + name[1:], [side.movement[key] for side in sides], key))
         body = [h("tr", {"data-outcome": key}, h("th", {"scope": "row"}, label),
                   [h("td", {"class": ["pct", SIDE_CLASS[s]]}, pct(p)) for s, p in enumerate(values)])
                 for label, values, key in rows]

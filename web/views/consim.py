@@ -42,7 +42,6 @@ MAX_SIDES = len(SIDE_CLASS)
 MAX_COUNT = 40
 WOUND_LABEL = {cs.WoundStatus.STUN: "STUN", cs.WoundStatus.INJURE: "INJURE", cs.WoundStatus.DYING: "DYING",
                cs.WoundStatus.DEAD: "DEAD"}
-ROLL_LABEL = {"d10": "d10", "d6": "d6", "countdown": "countdown"}
 COVER_LABEL = {cs.Cover.NONE: "Open", cs.Cover.COVER: "Cover", cs.Cover.GOOD: "Good cover"}
 _NUMBERED = re.compile(r"^(.*\S)\s+(\d+)$")
 _TRAITS = tuple(t.value for t in cs.Trait)
@@ -518,9 +517,9 @@ class ConsimView(ToolView):
                     h("input", {"type": "checkbox", "data-field": f"init:rules.{key}",
                                 "checked": self.rules[key] == "table"}),
                     h("span", {}, rule_ref(cs.VARIANT_BY_KEY[key].rule_id, ROUTE), " ",
-                      h("span", {"class": "badge house"}, "House rule"), " ", text))
-                  for key, text in (("deck", "Our own deck: the GM deals real cards and enters each combatant's"),
-                                    ("dice", "Our own dice: the players roll real dice and enter them"))],
+                      h("span", {"class": "badge house"}, "House rule"), " ",
+                      cs.VARIANT_BY_KEY[key].sentence("table")))
+                  for key in ("deck", "dice")],
                  h("label", {"class": "ini-check"},
                    h("input", {"type": "checkbox", "data-field": "init:privacy",
                                "checked": self.draft.get("privacy", True)}),
@@ -991,9 +990,9 @@ class ConsimView(ToolView):
         for pos, rolls in enumerate(entered):
             name = st.combatants[self.shot["targets"][pos]].name
             for key, value in rolls.items():
-                chips.append(button([f"{name}: {ROLL_LABEL[key]} ", h("strong", {}, str(value)), " ✕"],
+                chips.append(button([f"{name}: {key} ", h("strong", {}, str(value)), " ✕"],
                                     "init:die-back", f"{pos}.{key}", cls="btn small die-chip",
-                                    aria_label=f"{name}: {ROLL_LABEL[key]} {value}, tap to take it back"))
+                                    aria_label=f"{name}: {key} {value}, tap to take it back"))
         call = self._roll_call(st)
         prompt = None
         if call is not None:
@@ -1003,7 +1002,7 @@ class ConsimView(ToolView):
                                  + ("rounds until INJURED turns DYING" if call.count == 2 else
                                     "rounds until DYING turns DEAD") + ")"}[call.key]
             prompt = die_faces("init:die", str, call.low, call.high, None, f"Roll {what}",
-                               spoken=lambda v, w=what: f"{w}: {v}", focus="die")
+                               spoken=lambda v, w=what: f"{w}: {v}", focus="die", key=f"roll-{call.position}-{call.key}")
         return h("div", {"class": "dice-entry ini-dice-entry", "data-testid": "dice-entry"},
                  h("p", {"class": "small"}, "Your own dice (", rule_ref("HR-CS-7", ROUTE), "): roll at the table and "
                    "tap what the dice show.") if not chips else None,
@@ -1403,6 +1402,8 @@ class ConsimView(ToolView):
             self.long_pick = None
             self.confirm_end = False
             self.app.focus_to("target" if self.shot is not None else "shoot-open")
+            if self.shot is not None:  # the whole shot (targets, odds, dice, the roll) in sight at once
+                self.app.scroll_to("[data-testid=shot-panel]")
         elif name == "shoot-close":
             self.shot = None
             self.app.focus_to("shoot-open")
@@ -1452,6 +1453,11 @@ class ConsimView(ToolView):
             if at is None:
                 return
             if owner == at:
+                tap = getattr(self.app, "tap", None)
+                if tap is not None and tap.detail >= 2:  # a double tap's second: the card stays (TapGuard)
+                    tap.refuse(f"Not taken: a second tap on the {cs.Card.parse(token).name} right after the first "
+                               "(a double tap?) would have taken it back. Tap it again if you meant it.")
+                    return
                 cards[at].remove(token)
             elif owner is not None:
                 self.notice = (f"CS-6: the {cs.Card.parse(token).name} is {st.combatants[owner].name}'s already "
@@ -1547,13 +1553,7 @@ class ConsimView(ToolView):
         elif name == "semi" and arg in ("hit", "damage"):
             shot["semi"] = arg
         elif name == "fire" and shot["targets"]:
-            action = {"type": "shoot", "shooter": st.turns[cur].combatant, "targets": list(shot["targets"]),
-                      "mode": shot["mode"], "cover": shot["cover"], "unseen": shot["unseen"]}
-            if shooter.has(cs.Trait.SEMI_AUTOMATIC):
-                action["semi"] = shot["semi"]
-            if st.settings.get("dice") == cs.DICE_TABLE:
-                action["dice"] = [dict(d) for d in shot.get("dice", [])]
-            if self._act(action, ("result", "next")):
+            if self._act(self._shot_action_of(st), ("result", "next")):
                 self.shot = None  # the shot was this card's action: the turn moved on (CS-5)
 
     def _act(self, action: dict, focus: tuple[str, ...] = ()) -> bool:

@@ -86,7 +86,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from types import MappingProxyType
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from . import referee
@@ -511,7 +511,7 @@ class Cell:
     text: str
     origin: str
 
-    @property
+    @cached_property
     def effect(self) -> CellEffect:
         return cell_effect(self.text)
 
@@ -540,6 +540,12 @@ def result_cell(rules: Mapping[str, Any] | None, tier: str, own: str, other: str
     text = cols.get(other) if isinstance(cols, Mapping) else None
     if isinstance(text, str):
         return Cell(tier, own, other, text, "house")
+    return _source_cell(tier, own, other)
+
+
+@lru_cache(maxsize=None)
+def _source_cell(tier: str, own: str, other: str) -> Cell:
+    """The source's cell (or its AI-11 fallback to Minor victory), made once: a Cell is immutable."""
     if tier in SOURCE_TABLES:
         return Cell(tier, own, other, SOURCE_TABLES[tier][own][other], "source")
     return Cell(tier, own, other, SOURCE_TABLES[FALLBACK[tier]][own][other], "fallback")
@@ -1373,7 +1379,7 @@ class _Reading:
     applied: tuple[bool, bool]
     notes: tuple[str, ...]
 
-    @property
+    @cached_property
     def ranges(self) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
         return tuple(self.cells[s].effect.casualties if self.applied[s] else None for s in (0, 1))  # type: ignore
 
@@ -1485,6 +1491,12 @@ def _mitigation(bids: tuple[Bid, Bid], maneuvers: tuple[str, str],
     return mitigation[0], mitigation[1]
 
 
+def _mitigation_by_margin(bids: tuple[Bid, Bid]) -> bool:
+    """Whether :func:`_mitigation` depends only on the difference of the successes (so the odds
+    may count each margin once): always, but for a Block with Delay (half its own successes)."""
+    return not any(b.maneuver == "block" and "delay" in b.stratagems for b in bids)
+
+
 def _withdrew(reading: _Reading) -> tuple[bool, bool]:
     """AI-10/AI-15: which side's Withdraw gets away: its cell is applied and says "Withdraw
     Succeeds" (a Continuous Front only closes the defended hex to it, HR-AI-8)."""
@@ -1492,10 +1504,10 @@ def _withdrew(reading: _Reading) -> tuple[bool, bool]:
                  and reading.maneuvers[s] == "withdraw" for s in (0, 1))
 
 
-def _last_stand_units(reading: _Reading, side: int, rearguard: int | None) -> tuple[int, ...]:
+def _last_stand_units(pool: Pool, rearguard: int | None) -> tuple[int, ...]:
     """AI-16 Last Stand: the units destroyed when the Withdraw gets away: the rearguard and
-    every unit that reinforced its pool (HR-AI-9: Covering Fire's long-range units too)."""
-    return (rearguard,) + reading.pools[side].reinforcing  # type: ignore[operator]
+    every unit that reinforced its ``pool`` (HR-AI-9: Covering Fire's long-range units too)."""
+    return (rearguard,) + pool.reinforcing  # type: ignore[operator]
 
 
 def _beaten_line(reading: _Reading, bids: tuple[Bid, Bid]) -> int | None:
@@ -1679,7 +1691,7 @@ def resolve(state: BattleState, bids: tuple[Bid, Bid], rolls: Rolls,
     withdrew = list(_withdrew(reading))
     for s in (0, 1):
         if withdrew[s] and "last_stand" in bids[s].stratagems:
-            gone = _last_stand_units(reading, s, rears[s])
+            gone = _last_stand_units(reading.pools[s], rears[s])
             destroyed[s] = tuple(True if i in gone else d for i, d in enumerate(destroyed[s]))
             notes.append(f"AI-16 Last Stand: {names[s]}'s rearguard and its reinforcing units are destroyed")
         if withdrew[s] and "continuous_front" in bids[1 - s].stratagems:

@@ -31,7 +31,7 @@ from typing import Any
 
 from . import ascension as _a
 from . import zerosum
-from .ascension_odds import OutcomeOdds, _memo, outcome_odds
+from .ascension_odds import OutcomeOdds, _checked_odds, _memo
 from .ascension_tables import MANEUVER_NAMES, MANEUVERS
 
 __all__ = ["AIMS", "AIM_NAMES", "LEVELS", "LEVEL_LABELS", "Advice", "GridCell", "public_state", "candidate_bids",
@@ -83,8 +83,11 @@ def payoff(odds: OutcomeOdds, side: int, aim: str) -> Fraction:
 
 
 def _odds_for(public: Any, bids: tuple) -> OutcomeOdds:
+    """The odds of two of the advisor's own bids (:func:`candidate_bids`: plain, or with one
+    stratagem the army qualifies for; a Withdraw names its rearguard), a Counter Attack
+    switching whenever it may (AI-16)."""
     switched = tuple(_a._counter_problem(public, s, bids) is None for s in (0, 1))
-    return outcome_odds(public, bids, switched)
+    return _checked_odds(public, bids, switched)
 
 
 def _plain(public: Any, side: int, maneuver: str) -> Any:

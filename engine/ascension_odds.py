@@ -22,11 +22,12 @@ the state is immutable, so the cache never goes stale).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from fractions import Fraction
 from math import gcd as _gcd
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import ascension as _a
 from .ascension_tables import TIERS
@@ -60,7 +61,21 @@ def withdraw_route(text: str) -> str:
     return "away"
 
 
-@dataclass(frozen=True)
+class _SideWeights(NamedTuple):
+    """One side's outcomes counted in whole numbers over a common denominator (the odds'
+    exact arithmetic, before any Fraction is made)."""
+
+    movement: tuple[tuple[str, int], ...]
+    landed: tuple[tuple[int, int], ...]
+    taken: tuple[tuple[int, int], ...]
+    mitigated: int
+    units_lost: tuple[tuple[int, int], ...]
+    unit_lost: tuple[int, ...]
+    loses_unit: int
+    destroyed: int
+    remains: int
+
+
 class SideOdds:
     """One side's outcome odds for the week (every chance a :class:`~fractions.Fraction`).
 
@@ -75,18 +90,70 @@ class SideOdds:
       unit left after the week (AI-14);
     * ``remains``: chance it is still in the hex after the week (it neither got away, nor
       fell back, nor was destroyed).
+
+    Immutable; each figure is made (exactly) the first time it is read — the advisor reads
+    a few of them for hundreds of pairs of bids (issue 17's speed goal).
     """
 
-    movement: Mapping[str, Fraction]
-    landed: tuple[tuple[int, Fraction], ...]
-    mean_landed: Fraction
-    taken: tuple[tuple[int, Fraction], ...]
-    mean_mitigated: Fraction
-    units_lost: tuple[tuple[int, Fraction], ...]
-    unit_lost: tuple[Fraction, ...]
-    loses_unit: Fraction
-    destroyed: Fraction
-    remains: Fraction = _ZERO
+    __slots__ = ("_weights", "_denominator", "_made")
+
+    def __init__(self, weights: _SideWeights, denominator: int) -> None:
+        object.__setattr__(self, "_weights", weights)
+        object.__setattr__(self, "_denominator", denominator)
+        object.__setattr__(self, "_made", {})
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"SideOdds is immutable (cannot set {name})")
+
+    def _p(self, weight: int) -> Fraction:
+        return Fraction(weight, self._denominator) if weight else _ZERO
+
+    def _figure(self, name: str) -> Any:
+        made = self._made
+        if name not in made:
+            w = self._weights
+            if name == "movement":
+                made[name] = {m: self._p(v) for m, v in w.movement}
+            elif name in ("landed", "taken", "units_lost"):
+                made[name] = tuple((k, self._p(v)) for k, v in getattr(w, name))
+            elif name == "mean_landed":
+                made[name] = self._p(sum(k * v for k, v in w.landed))
+            elif name == "mean_mitigated":
+                made[name] = self._p(w.mitigated)
+            elif name == "unit_lost":
+                made[name] = tuple(self._p(v) for v in w.unit_lost)
+            else:
+                made[name] = self._p(getattr(w, name))
+        return made[name]
+
+    #: Every figure, in the order they are compared, hashed and shown.
+    FIGURES = ("movement", "landed", "mean_landed", "taken", "mean_mitigated", "units_lost", "unit_lost",
+               "loses_unit", "destroyed", "remains")
+
+    movement = property(lambda self: self._figure("movement"))
+    landed = property(lambda self: self._figure("landed"))
+    mean_landed = property(lambda self: self._figure("mean_landed"))
+    taken = property(lambda self: self._figure("taken"))
+    mean_mitigated = property(lambda self: self._figure("mean_mitigated"))
+    units_lost = property(lambda self: self._figure("units_lost"))
+    unit_lost = property(lambda self: self._figure("unit_lost"))
+    loses_unit = property(lambda self: self._figure("loses_unit"))
+    destroyed = property(lambda self: self._figure("destroyed"))
+    remains = property(lambda self: self._figure("remains"))
+
+    def _values(self) -> tuple:
+        return tuple(self._figure(n) if n != "movement" else tuple(self.movement.items()) for n in self.FIGURES)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SideOdds):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return "SideOdds(" + ", ".join(f"{n}={self._figure(n)!r}" for n in self.FIGURES) + ")"
 
     @property
     def gets_away(self) -> Fraction:
@@ -105,7 +172,7 @@ class SideOdds:
         return self.movement["stays"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class OutcomeOdds:
     """The odds of the week for two bids (see :func:`outcome_odds`).
 
@@ -122,10 +189,42 @@ class OutcomeOdds:
     maneuvers: tuple[str, str]
     read_as: tuple[str, str]
     pools: tuple[Any, Any]
-    tiers: Mapping[str, Any]
     sides: tuple[SideOdds, SideOdds]
-    battle_ends: Fraction
-    fallback_table: tuple[Fraction, Fraction]
+    #: The tiers', the end's and the fallback's whole-number weights, skilled generals, and
+    #: the denominator: their Fractions are made when first read.
+    _weights: tuple[Any, ...] = field(repr=False, compare=False)
+
+    @cached_property
+    def tiers(self) -> Mapping[str, Any]:
+        tiers_w, skilled, _, _, denominator = self._weights
+        tiers: dict[str, Any] = {"drawn": Fraction(tiers_w.get((None, "drawn"), 0), denominator), "sides": ({}, {})}
+        for t in TIERS[1:]:
+            for s in (0, 1):
+                if t != "legendary" or skilled[s]:
+                    tiers["sides"][s][t] = Fraction(tiers_w.get((s, t), 0), denominator)
+        return tiers
+
+    @cached_property
+    def battle_ends(self) -> Fraction:
+        return Fraction(self._weights[2], self._weights[4])
+
+    @cached_property
+    def fallback_table(self) -> tuple[Fraction, Fraction]:
+        fallback, denominator = self._weights[3], self._weights[4]
+        return Fraction(fallback[0], denominator), Fraction(fallback[1], denominator)
+
+    def _values(self) -> tuple:
+        tiers = self.tiers
+        return (self.bids, self.switched, self.maneuvers, self.read_as, self.pools, self.sides, tiers["drawn"],
+                tuple(tuple(by_tier.items()) for by_tier in tiers["sides"]), self.battle_ends, self.fallback_table)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, OutcomeOdds):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
 
 
 def as_bid(bid: Any) -> "_a.Bid":
@@ -162,7 +261,7 @@ def _memo(state: Any) -> dict[str, dict]:
             if index:
                 _cache.insert(0, _cache.pop(index))
             return memo
-    memo: dict[str, dict] = {"odds": {}, "land": {}}
+    memo: dict[str, dict] = {"odds": {}, "asked": {}, "land": {}, "read": {}, "fates": {}, "dist": {}}
     _cache.insert(0, (state, memo))
     del _cache[_CACHE_SIZE:]
     return memo
@@ -218,76 +317,62 @@ def outcome_odds(state: Any, bids: Any, switched: Any = None) -> OutcomeOdds:
         raise _a.RuleError("AI-15", f"the battle is over: {state.outcome}")
     if not isinstance(bids, (tuple, list)) or len(bids) != 2:
         raise _a.BadArgument("The bids must be a pair, one per side")
+    memo = _memo(state)
+    # The same Bid values asked again (the advisor asks each pair several times) are checked once.
+    asked = None
+    if type(bids[0]) is _a.Bid and type(bids[1]) is _a.Bid and (
+            switched is None or (type(switched) is tuple and all(type(x) is bool for x in switched))):
+        asked = (bids[0], bids[1], switched)
+        found = memo["asked"].get(asked)
+        if found is not None:
+            return found
     pair = _a._bids_arg(state, (as_bid(bids[0]), as_bid(bids[1])))
     flips = _a._switched_arg(state, pair, switched)
-    memo = _memo(state)
-    key = (pair, flips)
-    found = memo["odds"].get(key)
-    if found is None:
-        found = _compute(state, memo, pair, flips)
-        memo["odds"][key] = found
+    found = _checked_odds(state, pair, flips)
+    if asked is not None:
+        memo["asked"][asked] = found
     return found
 
 
-def _compute(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool]) -> OutcomeOdds:
-    die, target = _a.success_setting(state.settings)
-    pools = _pools(state, memo, bids, switched)
-    dists = [_a.success_distribution(p.dice, die, target) for p in pools]
-    total = die ** (pools[0].dice + pools[1].dice)
-    readings: dict[tuple, Any] = {}
-    groups: dict[tuple, int] = {}
-    skilled = [bool(a.general and a.general.skilled) for a in state.armies]
-    maneuvers = None
-    tier_of: dict[tuple[int, bool], str] = {}
-    for s0, w0 in enumerate(dists[0]):
-        if not w0:
-            continue
-        for s1, w1 in enumerate(dists[1]):
-            if not w1:
-                continue
-            margin = abs(s0 - s1)
-            winner = None if margin == 0 else (0 if s0 > s1 else 1)
-            skill = winner is not None and skilled[winner]
-            tier = tier_of.get((margin, skill))
-            if tier is None:
-                tier = tier_of[(margin, skill)] = _a.victory_tier(margin, skill)
-            rkey = (winner, tier)
-            if rkey not in readings:
-                readings[rkey] = _a._read(state, bids, switched, (s0, s1), pools)
-            maneuvers = readings[rkey].maneuvers
-            mit = _a._mitigation(bids, maneuvers, (s0, s1))
-            gkey = (winner, tier, mit)
-            groups[gkey] = groups.get(gkey, 0) + w0 * w1
-    assert maneuvers is not None
-    rears = tuple(bids[s].rearguard if maneuvers[s] == "withdraw" else None for s in (0, 1))
-    firsts = tuple(rears[s] if rears[s] is not None else state.vanguards[s] for s in (0, 1))
-    alive = [frozenset(state.alive(s)) for s in (0, 1)]
-    # Each group's casualty rolls are uniform (AI-12): weights in whole numbers over the common
-    # denominator total · scale, where scale is a multiple of every group's number of range rolls.
-    plans = []
-    scale = 1
-    for (winner, tier, mit), weight in groups.items():
-        reading = readings[(winner, tier)]
-        rolls = [[0] if span is None else list(range(span[0], span[1] + 1)) for span in reading.ranges]
-        n = len(rolls[0]) * len(rolls[1])
-        scale = scale * n // _gcd(scale, n)
-        plans.append((winner, tier, mit, weight, reading, rolls, n))
-    denominator = total * scale
-    movement = [{m: 0 for m in MOVEMENTS}, {m: 0 for m in MOVEMENTS}]
-    landed: list[dict] = [{}, {}]
-    taken_d: list[dict] = [{}, {}]
-    lost_n: list[dict] = [{}, {}]
-    mitigated = [0, 0]
-    per_unit = [[0] * len(state.armies[s].units) for s in (0, 1)]
-    loses = [0, 0]
-    wiped = [0, 0]
-    remains = [0, 0]
-    ends = 0
-    fallback = [0, 0]
-    tiers_w: dict[tuple, int] = {}
-    for winner, tier, mit, weight, reading, rolls, n in plans:
-        big = weight * scale
-        tiers_w[(winner, tier)] = tiers_w.get((winner, tier), 0) + big
+def _checked_odds(state: Any, bids: tuple, switched: tuple[bool, bool]) -> OutcomeOdds:
+    """:func:`outcome_odds` of bids already checked and canonical (as ``_bids_arg`` gives them:
+    stratagems the army qualifies for, in table order, a Withdraw's rearguard named) with
+    switches already allowed: the advisor's own (:mod:`engine.ascension_advice`)."""
+    memo = _memo(state)
+    key = (bids, switched)
+    found = memo["odds"].get(key)
+    if found is None:
+        found = memo["odds"][key] = _compute(state, memo, bids, switched)
+    return found
+
+
+class _Decided(NamedTuple):
+    """What one reading of the tables decides this week, whatever the mitigation: each side's
+    movement (AI-10, AI-15, AI-19: one of :data:`MOVEMENTS`), whether its Withdraw got away,
+    whether it read a fallback cell (AI-11), the casualty range coming in from each side's cell
+    (AI-12) and the number of its rolls."""
+
+    reading: Any
+    moves: tuple[str, str]
+    withdrew: tuple[bool, bool]
+    fell_to_fallback: tuple[bool, bool]
+    spans: tuple[Any, Any]
+    sizes: tuple[int, int]
+
+
+def _decided(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool], successes: tuple[int, int],
+             pools: tuple[Any, Any], winner: int | None, tier: str) -> _Decided:
+    """AI-8 … AI-11, AI-16, AI-19 via the engine's own :func:`~engine.ascension._read`,
+    :func:`~engine.ascension._withdrew` and :func:`~engine.ascension._beaten_line`,
+    remembered per state for what decides them: both maneuvers, Harassing Fire and Hold the
+    Line, the switches, the winner and the tier (the same cells whatever the other
+    stratagems or the pools)."""
+    key = (bids[0].maneuver, bids[1].maneuver, switched, winner, tier,
+           "harassing_fire" in bids[0].stratagems, "harassing_fire" in bids[1].stratagems,
+           "hold_the_line" in bids[0].stratagems, "hold_the_line" in bids[1].stratagems)
+    found = memo["read"].get(key)
+    if found is None:
+        reading = _a._read(state, bids, switched, successes, pools)
         withdrew = _a._withdrew(reading)
         loser = _a._beaten_line(reading, bids)
         moves = []
@@ -300,25 +385,137 @@ def _compute(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool]) -
                 moves.append("falls_back")
             else:
                 moves.append("stays")
-            movement[s][moves[s]] += big
-            if reading.applied[s] and reading.cells[s].origin == "fallback":
-                fallback[s] += big
-        moving = any(m not in ("stays", "withdraw_fails") for m in moves)
-        stand = [frozenset(_a._last_stand_units(reading, s, rears[s]))
-                 if withdrew[s] and "last_stand" in bids[s].stratagems else frozenset() for s in (0, 1)]
+        spans = reading.ranges
+        found = memo["read"][key] = _Decided(
+            reading, tuple(moves), withdrew,
+            tuple(reading.applied[s] and reading.cells[s].origin == "fallback" for s in (0, 1)), spans,
+            tuple(1 if span is None else span[1] - span[0] + 1 for span in spans))
+    return found
+
+
+def _alive(state: Any, memo: dict) -> tuple[frozenset[int], frozenset[int]]:
+    """Each army's units still in the battle, once per state."""
+    if "alive" not in memo:
+        memo["alive"] = (frozenset(state.alive(0)), frozenset(state.alive(1)))
+    return memo["alive"]
+
+
+def _fates(state: Any, memo: dict, side: int, first: int, mitigation: int, span: Any,
+           stand: frozenset[int]) -> tuple[tuple[tuple[int, int, frozenset[int], int], ...], int]:
+    """What each roll of the casualties coming in (``span``, AI-12; ``None``: none) does to
+    ``side`` (AI-14, AI-15, Last Stand): per roll (landed, taken, units lost, cancelled), and
+    how many rolls leave the army in the field. Remembered per state."""
+    key = (side, first, mitigation, span, stand)
+    found = memo["fates"].get(key)
+    if found is None:
+        alive = _alive(state, memo)[side]
+        rows, standing = [], 0
+        for incoming in ([0] if span is None else range(span[0], span[1] + 1)):
+            cut = min(mitigation, incoming)
+            count, lost = _landing(state, memo, side, first, incoming - cut)
+            lost = lost | stand
+            rows.append((count, incoming - cut, lost, cut))
+            if not (lost and alive <= lost):
+                standing += 1
+        found = memo["fates"][key] = (tuple(rows), standing)
+    return found
+
+
+def _compute(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool]) -> OutcomeOdds:
+    if "setting" not in memo:
+        memo["setting"] = _a.success_setting(state.settings)
+        memo["skilled"] = tuple(bool(a.general and a.general.skilled) for a in state.armies)
+    die, target = memo["setting"]
+    skilled = memo["skilled"]
+    pools = _pools(state, memo, bids, switched)
+    dists = [memo["dist"].get(p.dice) or memo["dist"].setdefault(p.dice, _a.success_distribution(p.dice, die, target))
+             for p in pools]
+    total = die ** (pools[0].dice + pools[1].dice)
+    decided: dict[tuple, _Decided] = {}
+    groups: dict[tuple, int] = {}
+    maneuvers = None
+    tier_of: dict[tuple[int, bool], str] = {}
+
+    def group(s0: int, s1: int, weight: int) -> None:
+        nonlocal maneuvers
+        margin = abs(s0 - s1)
+        winner = None if margin == 0 else (0 if s0 > s1 else 1)
+        skill = winner is not None and skilled[winner]
+        tier = tier_of.get((margin, skill))
+        if tier is None:
+            tier = tier_of[(margin, skill)] = _a.victory_tier(margin, skill)
+        rkey = (winner, tier)
+        if rkey not in decided:
+            decided[rkey] = _decided(state, memo, bids, switched, (s0, s1), pools, winner, tier)
+        maneuvers = decided[rkey].reading.maneuvers
+        gkey = (winner, tier, _a._mitigation(bids, maneuvers, (s0, s1)))
+        groups[gkey] = groups.get(gkey, 0) + weight
+
+    if _a._mitigation_by_margin(bids):  # only the difference counts: the ways of each margin first
+        by_margin: dict[int, int] = {}
+        for s0, w0 in enumerate(dists[0]):
+            for s1, w1 in enumerate(dists[1]):
+                by_margin[s0 - s1] = by_margin.get(s0 - s1, 0) + w0 * w1
+        for d, weight in by_margin.items():
+            if weight:
+                group(max(d, 0), max(-d, 0), weight)
+    else:  # a Delay's mitigation depends on its own count of successes
+        for s0, w0 in enumerate(dists[0]):
+            for s1, w1 in enumerate(dists[1]):
+                if w0 and w1:
+                    group(s0, s1, w0 * w1)
+    assert maneuvers is not None
+    rears = tuple(bids[s].rearguard if maneuvers[s] == "withdraw" else None for s in (0, 1))
+    firsts = tuple(rears[s] if rears[s] is not None else state.vanguards[s] for s in (0, 1))
+    # AI-16 Last Stand: the units a Withdraw that gets away leaves behind.
+    no_stand = frozenset()
+    stand_of = tuple(frozenset(_a._last_stand_units(pools[s], rears[s])) if "last_stand" in bids[s].stratagems
+                     else no_stand for s in (0, 1))
+    # Each group's casualty rolls are uniform (AI-12): weights in whole numbers over the common
+    # denominator total · scale, where scale is a multiple of every group's number of range rolls.
+    scale = 1
+    for winner, tier, _ in groups:
+        sizes = decided[(winner, tier)].sizes
+        n = sizes[0] * sizes[1]
+        scale = scale * n // _gcd(scale, n)
+    denominator = total * scale
+    movement = [{m: 0 for m in MOVEMENTS}, {m: 0 for m in MOVEMENTS}]
+    # Each side's fate depends only on the roll of the casualties coming in, its mitigation and
+    # its Last Stand: the weight of each such case is summed first (``cases``), its rolls are
+    # counted once below; the battle ends in a pair of rolls unless neither side is gone (nor moving).
+    cases: list[dict] = [{}, {}]
+    ends = 0
+    fallback = [0, 0]
+    tiers_w: dict[tuple, int] = {}
+    for (winner, tier, mit), weight in groups.items():
+        _, moves, withdrew, fell_to_fallback, spans, sizes = decided[(winner, tier)]
+        stands = tuple(stand_of[s] if withdrew[s] else no_stand for s in (0, 1))
+        n = sizes[0] * sizes[1]
+        big = weight * scale
+        tiers_w[(winner, tier)] = tiers_w.get((winner, tier), 0) + big
         q = big // n
-        # Each side's fate depends only on the roll of the other side's range (what comes in),
-        # so each side is summed over that roll alone, weighted by the other's number of rolls;
-        # the battle ends in a pair of rolls unless neither side is gone (nor moving).
         standing = [0, 0]  # per side: the incoming rolls that leave it in the field
         for s in (0, 1):
-            w = q * len(rolls[s])
-            for incoming in rolls[1 - s]:
-                cut = min(mit[s], incoming)
-                taken = incoming - cut
-                count, lost = _landing(state, memo, s, firsts[s], taken)
-                if stand[s]:
-                    lost = lost | stand[s]
+            movement[s][moves[s]] += big
+            if fell_to_fallback[s]:
+                fallback[s] += big
+            case = (mit[s], spans[1 - s], stands[s], moves[s] in ("stays", "withdraw_fails"))
+            cases[s][case] = cases[s].get(case, 0) + q * sizes[s]
+            standing[s] = _fates(state, memo, s, firsts[s], mit[s], spans[1 - s], stands[s])[1]
+        moving = any(m not in ("stays", "withdraw_fails") for m in moves)
+        ends += q * n if moving else q * (n - standing[0] * standing[1])
+    landed: list[dict] = [{}, {}]
+    taken_d: list[dict] = [{}, {}]
+    lost_n: list[dict] = [{}, {}]
+    mitigated = [0, 0]
+    per_unit = [[0] * len(state.armies[s].units) for s in (0, 1)]
+    loses = [0, 0]
+    wiped = [0, 0]
+    remains = [0, 0]
+    alive = _alive(state, memo)
+    for s in (0, 1):
+        for (mit_s, span, stand, in_field), w in cases[s].items():
+            for count, taken, lost, cut in _fates(state, memo, s, firsts[s], mit_s, span, stand)[0]:
                 landed[s][count] = landed[s].get(count, 0) + w
                 taken_d[s][taken] = taken_d[s].get(taken, 0) + w
                 lost_n[s][len(lost)] = lost_n[s].get(len(lost), 0) + w
@@ -330,28 +527,17 @@ def _compute(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool]) -
                     if alive[s] <= lost:
                         wiped[s] += w
                         continue
-                standing[s] += 1
-                if moves[s] in ("stays", "withdraw_fails"):
+                if in_field:
                     remains[s] += w
-        ends += q * n if moving else q * (n - standing[0] * standing[1])
 
-    def f(weight: int) -> Fraction:
-        return Fraction(weight, denominator)
+    def dist(table: dict) -> tuple[tuple[int, int], ...]:
+        return tuple((k, v) for k, v in sorted(table.items()) if v)
 
-    def dist(table: dict) -> tuple[tuple[int, Fraction], ...]:
-        return tuple((k, f(v)) for k, v in sorted(table.items()) if v)
-
-    tiers: dict[str, Any] = {"drawn": f(tiers_w.get((None, "drawn"), 0)), "sides": ({}, {})}
-    for t in TIERS[1:]:
-        for s in (0, 1):
-            if t != "legendary" or skilled[s]:
-                tiers["sides"][s][t] = f(tiers_w.get((s, t), 0))
-    sides = tuple(SideOdds(
-        movement={m: f(v) if v else _ZERO for m, v in movement[s].items()}, landed=dist(landed[s]),
-        mean_landed=f(sum(k * v for k, v in landed[s].items())), taken=dist(taken_d[s]),
-        mean_mitigated=f(mitigated[s]), units_lost=dist(lost_n[s]), unit_lost=tuple(f(v) if v else _ZERO for v in per_unit[s]),
-        loses_unit=f(loses[s]), destroyed=f(wiped[s]), remains=f(remains[s])) for s in (0, 1))
-    any_reading = next(iter(readings.values()))
+    sides = tuple(SideOdds(_SideWeights(
+        movement=tuple(movement[s].items()), landed=dist(landed[s]), taken=dist(taken_d[s]), mitigated=mitigated[s],
+        units_lost=dist(lost_n[s]), unit_lost=tuple(per_unit[s]), loses_unit=loses[s], destroyed=wiped[s],
+        remains=remains[s]), denominator) for s in (0, 1))
+    any_reading = next(iter(decided.values())).reading
     return OutcomeOdds(bids=bids, switched=switched, maneuvers=any_reading.maneuvers, read_as=any_reading.read_as,
-                       pools=pools, tiers=tiers, sides=sides, battle_ends=f(ends),  # type: ignore[arg-type]
-                       fallback_table=(f(fallback[0]), f(fallback[1])))
+                       pools=pools, sides=sides,  # type: ignore[arg-type]
+                       _weights=(tiers_w, skilled, ends, tuple(fallback), denominator))

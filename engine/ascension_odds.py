@@ -261,7 +261,7 @@ def _memo(state: Any) -> dict[str, dict]:
             if index:
                 _cache.insert(0, _cache.pop(index))
             return memo
-    memo: dict[str, dict] = {"odds": {}, "asked": {}, "land": {}, "read": {}, "fates": {}, "dist": {}}
+    memo: dict[str, dict] = {"odds": {}, "asked": {}, "land": {}, "read": {}, "decided": {}, "fates": {}, "dist": {}}
     _cache.insert(0, (state, memo))
     del _cache[_CACHE_SIZE:]
     return memo
@@ -367,12 +367,14 @@ def _decided(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool], s
     remembered per state for what decides them: both maneuvers, Harassing Fire and Hold the
     Line, the switches, the winner and the tier (the same cells whatever the other
     stratagems or the pools)."""
-    key = (bids[0].maneuver, bids[1].maneuver, switched, winner, tier,
-           "harassing_fire" in bids[0].stratagems, "harassing_fire" in bids[1].stratagems,
-           "hold_the_line" in bids[0].stratagems, "hold_the_line" in bids[1].stratagems)
-    found = memo["read"].get(key)
+    read_key = (bids[0].maneuver, bids[1].maneuver, switched, winner, tier,
+                "harassing_fire" in bids[0].stratagems, "harassing_fire" in bids[1].stratagems)
+    key = (read_key, "hold_the_line" in bids[0].stratagems, "hold_the_line" in bids[1].stratagems)
+    found = memo["decided"].get(key)
     if found is None:
-        reading = _a._read(state, bids, switched, successes, pools)
+        reading = memo["read"].get(read_key)
+        if reading is None:
+            reading = memo["read"][read_key] = _a._read(state, bids, switched, successes, pools)
         withdrew = _a._withdrew(reading)
         loser = _a._beaten_line(reading, bids)
         moves = []
@@ -386,7 +388,7 @@ def _decided(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool], s
             else:
                 moves.append("stays")
         spans = reading.ranges
-        found = memo["read"][key] = _Decided(
+        found = memo["decided"][key] = _Decided(
             reading, tuple(moves), withdrew,
             tuple(reading.applied[s] and reading.cells[s].origin == "fallback" for s in (0, 1)), spans,
             tuple(1 if span is None else span[1] - span[0] + 1 for span in spans))

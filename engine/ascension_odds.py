@@ -61,6 +61,23 @@ def withdraw_route(text: str) -> str:
     return "away"
 
 
+class _ByValue:
+    """Odds compare (and hash) by the exact figures they show, however they were counted."""
+
+    __slots__ = ()
+
+    def _values(self) -> tuple:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._values() == other._values()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+
 class _SideWeights(NamedTuple):
     """One side's outcomes counted in whole numbers over a common denominator (the odds'
     exact arithmetic, before any Fraction is made)."""
@@ -76,7 +93,7 @@ class _SideWeights(NamedTuple):
     remains: int
 
 
-class SideOdds:
+class SideOdds(_ByValue):
     """One side's outcome odds for the week (every chance a :class:`~fractions.Fraction`).
 
     * ``movement``: ``{movement: p}`` over :data:`MOVEMENTS` (sums to 1);
@@ -144,13 +161,6 @@ class SideOdds:
     def _values(self) -> tuple:
         return tuple(self._figure(n) if n != "movement" else tuple(self.movement.items()) for n in self.FIGURES)
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, SideOdds):
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
 
     def __repr__(self) -> str:
         return "SideOdds(" + ", ".join(f"{n}={self._figure(n)!r}" for n in self.FIGURES) + ")"
@@ -173,7 +183,7 @@ class SideOdds:
 
 
 @dataclass(frozen=True, eq=False)
-class OutcomeOdds:
+class OutcomeOdds(_ByValue):
     """The odds of the week for two bids (see :func:`outcome_odds`).
 
     ``bids`` as resolved (canonical stratagem order, a Withdraw's rearguard filled in),
@@ -218,13 +228,6 @@ class OutcomeOdds:
         return (self.bids, self.switched, self.maneuvers, self.read_as, self.pools, self.sides, tiers["drawn"],
                 tuple(tuple(by_tier.items()) for by_tier in tiers["sides"]), self.battle_ends, self.fallback_table)
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, OutcomeOdds):
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
 
 
 def as_bid(bid: Any) -> "_a.Bid":

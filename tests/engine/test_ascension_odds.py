@@ -359,3 +359,19 @@ def test_house_rule_readings_where_the_reference_differs():
     odds = ai.outcome_odds(ai.start(armies), (ai.Bid("withdraw", ("covering_fire", "last_stand"), 0),
                                               ai.Bid("defend")))
     assert odds.sides[0].gets_away == 1 and odds.sides[0].unit_lost == (1, 1) and odds.sides[0].destroyed == 1
+
+
+def test_odds_are_values_whatever_was_counted_or_read_first():
+    """Issue 17: the odds are made as Fractions only when read, yet compare, hash and stay
+    immutable as the exact figures they show (a fresh state counts them again)."""
+    bids = (ai.Bid("attack"), ai.Bid("defend"))
+    first = ai.outcome_odds(ai.start(SMALL), bids)
+    first.sides[1].mean_landed  # one figure read before the others
+    again = ai.outcome_odds(ai.start(SMALL), bids)
+    assert again is not first and again == first and hash(again) == hash(first)
+    assert again.sides[0] == first.sides[0] and again.sides[0] != first.sides[1]
+    assert ai.outcome_odds(ai.start(SMALL), (ai.Bid("attack"), ai.Bid("block"))) != first
+    assert sum(p for _, p in again.sides[0].landed) == 1 and sum(again.sides[1].movement.values()) == 1
+    assert again.sides[0].mean_landed == sum(n * p for n, p in again.sides[0].landed)
+    with pytest.raises(AttributeError):
+        again.sides[0].landed = ()  # type: ignore[misc]

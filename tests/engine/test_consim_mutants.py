@@ -438,3 +438,12 @@ def test_deal_and_copy_refusals_say_why():
     assert cs.check_shot(s, 0, [3], "burst") == "CS-8: fire is aimed or suppressive"
     assert cs.check_shot(s, 1, [3], "aimed") == (
         "CS-5: only the current actor acts: it is Blue 1's turn (the A♠), so Blue 2 cannot shoot now")
+
+
+@pytest.mark.parametrize("targets, dice", [(None, []), (5, []), ([3], [{"d10": 1}, {"d10": 2}])])
+def test_hr_cs_7_next_roll_needs_the_targets_and_at_most_one_set_of_rolls_each(targets, dice):
+    """HR-CS-7: the dice entry asks for a shot's rolls target by target; a shot without a list of
+    targets, or with more sets of rolls than targets, is refused with a ValueError that says so."""
+    s = replay(run(game(), in_order(6)))
+    with pytest.raises(cs.ArgumentError, match="at most one set of rolls per target"):
+        cs.next_roll(s, {"type": "shoot", "shooter": 0, "targets": targets, "dice": dice})

@@ -447,3 +447,15 @@ def test_hr_cs_7_next_roll_needs_the_targets_and_at_most_one_set_of_rolls_each(t
     s = replay(run(game(), in_order(6)))
     with pytest.raises(cs.ArgumentError, match="at most one set of rolls per target"):
         cs.next_roll(s, {"type": "shoot", "shooter": 0, "targets": targets, "dice": dice})
+
+
+def test_cs_13_a_copys_round_end_must_record_each_dying_countdown_it_shows():
+    """CS-13: Doc, INJURED with 2 rounds, runs out at the end of round 2: the players' copy
+    cannot roll his DYING countdown; the round's end must record it."""
+    g = run(sniper_game(), deal("AS", "KS", "QS"), shoot(0, 1, dice=[{"d10": 10, "d6": 3, "countdown": 2}]),
+            NEXT, NEXT, END, deal("AS", "KS", "QS"))
+    cp = replay(cs.public_game(g))
+    assert cs.countdowns_due(cp) == (1,)
+    err = refusal_of(lambda: cs.step(cp, END))
+    assert (err.rule_id, str(err)) == ("CS-13", "CS-13: this is a spectator's copy: the countdown of Doc must be recorded")
+    assert cs.step(cp, {"type": "end_round", "dice": {"1": 3}}).statuses[1].countdown == 3

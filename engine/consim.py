@@ -1868,9 +1868,7 @@ def _do_shoot(state: ConsimState, action: Mapping[str, Any], rng: random.Random 
     targets = list(action["targets"])
     mode, cover, unseen = action["mode"], Cover(action["cover"]), action["unseen"]
     semi = action.get("semi")
-    rolls = action.get("dice", action.get("results"))
-    if state.facts and shooter is not None and rolls is None:
-        raise RuleError("CS-8", "this is a spectator's copy: it cannot roll")
+    rolls = action.get("dice", action.get("results"))  # a copy's shot always has them (normalize_action)
     statuses, _, results = _fire(state, shooter, targets, mode, cover, unseen, semi, rolls, rng)
     hidden = tuple(t for t in targets if state.facts and t in state.hidden)
     shot = Shot(shooter, mode, cover, unseen, semi, tuple(results), hidden)
@@ -1916,12 +1914,10 @@ def _do_end_round(state: ConsimState, action: Mapping[str, Any], rng: random.Ran
             if left > 0:
                 st = replace(st, countdown=left)
             elif st.condition is Condition.INJURED:
-                if str(i) in dice:
+                if str(i) in dice:  # a copy records every one (normalize_action); its hidden are never hurt
                     roll = dice[str(i)]
-                elif state.facts and i in state.hidden:
-                    roll = 1  # never shown: a hidden combatant's status is not kept in a copy
-                elif state.facts or not isinstance(rng, random.Random):
-                    raise RuleError("CS-13", "this is a spectator's copy: it cannot roll")
+                elif not isinstance(rng, random.Random):
+                    raise ArgumentError("step needs the game's random generator to roll (or recorded dice)")
                 else:
                     roll = rng.randint(1, 6)
                 st = replace(st, condition=Condition.DYING, countdown=roll, first_aid=False)

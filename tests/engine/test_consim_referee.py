@@ -398,3 +398,9 @@ def test_step_without_the_generator_refuses_to_invent_dice():
         cs.step(s, shoot(0, 3))
     assert cs.step(s, shoot(0, 3), rng=random.Random(1)).last_shot is not None
     assert cs.step(s, shoot(0, 3, dice=[{"d10": 1}])).last_shot.targets[0].d10 == 1
+    # CS-13: an untreated INJURED whose time runs out needs its DYING countdown rolled or recorded
+    s = replay(run(game(), in_order(6), shoot(0, 3, dice=[{"d10": 10, "d6": 2, "countdown": 2}]), END, in_order(6)))
+    with pytest.raises(ArgumentError, match="random generator to roll"):
+        cs.step(s, {"type": "end_round"})
+    assert cs.step(s, {"type": "end_round", "dice": {"3": 4}}).statuses[3].countdown == 4
+    assert cs.step(s, {"type": "end_round"}, rng=random.Random(1)).statuses[3].condition is Condition.DYING

@@ -61,8 +61,7 @@ def _noun(rank: int) -> str:
 
 
 def _and(words: list[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
+    """Three words or more (a flush's five ranks, a pair's three kickers …) as "a, b and c"."""
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
@@ -108,7 +107,8 @@ class Hand:
     def __setattr__(self, name, value):
         raise AttributeError("A Hand cannot be changed")
 
-    __delattr__ = __setattr__
+    def __delattr__(self, name):
+        raise AttributeError("A Hand cannot be changed")
 
     @property
     def key(self) -> int:

@@ -1,0 +1,201 @@
+"""engine.campaign: the cases mutation testing found untested (issue 20 item 8, RULES.md section 2).
+
+Each test plays (or builds) a campaign to the point where a rule decides, and asserts what
+the table sees: the phase, the cards that moved, the refusal and the key words of its
+message, the status and history lines. Odds are checked against enumerating every draw.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from engine import campaign as cmp
+from engine import game as games
+from engine.cards import Card, full_deck, parse_card, parse_cards
+from engine.game import ActionError, RuleError, apply, new_game, replay
+
+DECK = full_deck()
+
+
+def new(seed: int = 5, dummy: bool = False, deck: str = "app", names=("Anna", "Ben")):
+    setup = {"players": list(names), "dummy": dummy}
+    if deck != "app":
+        setup["deck"] = deck
+    return new_game("campaign", setup, seed=seed)
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    return tuple(parse_cards(text))
+
+
+def unseen(state, count: int) -> list[str]:
+    return [str(c) for c in DECK if c not in state.seen and c not in state.pool][:count]
+
+
+def table_game(dummy: bool = False):
+    """A campaign with the players' own deck, the pool dealt: AS KH 7D 2C."""
+    return apply(new(dummy=dummy, deck="table"), {"type": "deal", "pool": ["AS", "KH", "7D", "2C"]})
+
+
+def stakes(game):
+    return apply(game, {"type": "stakes", "stakes": unseen(replay(game), 2)})
+
+
+# ---------------------------------------------------------------- what the table waits for
+
+
+@pytest.mark.parametrize("dummy", [False, True])
+def test_status_says_what_the_table_waits_for_in_every_phase_with_your_own_deck(dummy):
+    """CMP-1 … CMP-7 with the players' own deck: the status line of each phase names its
+    clause and what to enter."""
+    game = new(dummy=dummy, deck="table")
+    second = "Dummy" if dummy else "Ben"
+    if dummy:
+        game = new_game("campaign", {"players": ["Anna", None], "dummy": True, "deck": "table"}, seed=5)
+    assert cmp.status(replay(game)) == ("Deal six cards to each player and four face up to the pool, then enter "
+                                        "the pool (CMP-1)")
+    assert cmp.standing(replay(game)) == "Dealing · the pool to enter"
+    game = apply(game, {"type": "deal", "pool": ["AS", "KH", "7D", "2C"]})
+    state = replay(game)
+    assert state.phase == "stakes"
+    dealt = " (the dummy's is dealt at random from its face-down cards, CMP-9)" if dummy else ""
+    assert cmp.status(state) == (f"Battle 1: each player turns up a card of the hand at random{dealt}; enter both "
+                                 "stakes (CMP-2)")
+    game = stakes(game)
+    assert cmp.status(replay(game)) == "Battle 1: fight it on the tabletop, then record the result (CMP-3)"
+    game = apply(game, {"type": "battle", "winner": 0, "troops": 8})
+    assert cmp.status(replay(game)) == f"Battle 1: Anna takes {second}'s stake and one pool card (CMP-4)"
+    game = apply(game, {"type": "take", "stake": True, "pool": "KH"})
+    assert cmp.status(replay(game)) == "Battle 1: draw a card from the deck for the pool and enter it (CMP-4)"
+    game = apply(game, {"type": "refill", "card": unseen(replay(game), 1)[0]})
+    for _ in range(2):
+        game = apply(stakes(game), {"type": "battle", "winner": None})
+    assert cmp.status(replay(game)) == "Battle 3 fought: roll for exhaustion (CMP-6)"
+    game = apply(game, {"type": "roll", "dice": [6, 6]})
+    state = replay(game)
+    assert state.phase == "exhausted"
+    assert cmp.status(state) == ("Both sides are exhausted: Anna lays the cards down at the negotiating table "
+                                 "(CMP-7)")
+    assert cmp.standing(state) == f"Exhausted after battle 3 · Anna 8 cards, {second} 5"
+
+
+def test_status_of_a_victory_that_is_not_decisive_and_of_the_app_table():
+    """CMP-4: under 8 troop points the winner takes the stake *or* a pool card; CMP-7: the
+    app's table needs no entry."""
+    game = apply(new(), {"type": "battle", "winner": 1, "troops": 7})
+    assert cmp.status(replay(game)) == "Battle 1: Ben takes Anna's stake or one pool card (CMP-4)"
+    for _ in range(2):
+        game = apply(apply(game, {"type": "take", "stake": True}) if replay(game).phase == "spoils" else game,
+                     {"type": "battle", "winner": None})
+    state = replay(game)
+    assert state.phase == "exhaustion" and cmp.status(state) == "Battle 3 fought: roll for exhaustion (CMP-6)"
+    exhausted = replace(state, phase="exhausted")
+    assert cmp.status(exhausted) == "Both sides are exhausted: to the negotiating table (CMP-7)"
+
+
+# ---------------------------------------------------------------- the history's labels
+
+
+def test_describe_labels_every_action_of_the_app_deck():
+    """The history names each move as the table made it (CMP-3, CMP-4, CMP-6, CMP-7)."""
+    game = new()
+    state = replay(game)
+    assert cmp.describe(state, {"type": "battle", "winner": 1, "troops": 1}) == "Battle 1 · Ben wins (1 troop point)"
+    assert cmp.describe(state, {"type": "battle", "winner": 0, "troops": 7}) == "Battle 1 · Anna wins (7 troop points)"
+    assert cmp.describe(state, {"type": "battle", "winner": 0, "troops": 8}) == \
+        "Battle 1 · Anna wins (8 troop points, decisive)"
+    for troops in (-1, 1000, "9", True, None):
+        assert cmp.describe(state, {"type": "battle", "winner": 1, "troops": troops}) == "Battle 1 · Ben wins"
+    for winner in (2, True, "0"):
+        assert cmp.describe(state, {"type": "battle", "winner": winner, "troops": 3}) == "Battle 1 · ? wins (3 troop points)"
+    game = apply(game, {"type": "battle", "winner": 1, "troops": 2})
+    state = replay(game)
+    pool = state.pool[1]
+    assert cmp.describe(state, {"type": "take", "stake": True, "pool": None}) == "Battle 1 · Ben takes Anna's stake"
+    assert cmp.describe(state, {"type": "take", "stake": False, "pool": str(pool)}) == \
+        f"Battle 1 · Ben takes the {pool.label} from the pool"
+    assert cmp.describe(state, {"type": "take", "stake": "yes", "pool": "ZZ"}) == "Battle 1 · Ben takes a pool card"
+    assert cmp.describe(state, {"type": "take"}) == "Battle 1 · Ben takes nothing"
+    assert games.history(apply(game, {"type": "take", "stake": True}))[-1] == "Battle 1 · Ben takes Anna's stake"
+    fought = replace(state, fought=4)
+    assert cmp.describe(fought, {"type": "roll"}) == "Exhaustion roll after battle 4"
+    assert cmp.describe(fought, {"type": "roll", "dice": [2, 5]}) == \
+        "Exhaustion roll after battle 4 · your dice 2 and 5"
+    assert cmp.describe(fought, {"type": "roll", "dice": [2]}) == "Exhaustion roll after battle 4"
+    assert cmp.describe(state, {"type": "negotiate"}) == "The negotiating table"
+    for junk in ({"type": "dance"}, {}, {"type": "stakes", "stakes": ["AS"]}, {"type": "refill", "card": 5},
+                 {"type": "deal", "pool": ["XX"]}, {"type": "stakes", "stakes": 3}):
+        assert cmp.describe(state, junk) == "Unknown action"
+    assert cmp.describe(state, ["battle"]) == "Unknown action"
+    with pytest.raises(cmp.CampaignError, match="Not a campaign state"):
+        cmp.describe(None, {"type": "negotiate"})
+
+
+def test_describe_labels_what_your_own_deck_revealed():
+    """With the players' own deck the history names the cards entered (issue 18)."""
+    state = replay(table_game())
+    assert cmp.describe(state, {"type": "deal", "pool": ["AS", "KH", "7D", "2C"]}) == \
+        "The pool as dealt · A♠ K♥ 7♦ 2♣"
+    assert cmp.describe(state, {"type": "stakes", "stakes": ["QS", "3H"]}) == "Battle 1 · stakes Q♠ and 3♥"
+    assert cmp.describe(state, {"type": "refill", "card": "9C"}) == "Battle 1 · the 9♣ into the pool"
+    assert cmp.describe(state, {"type": "lay", "player": 1, "hand": ["AS", "KS"], "drawn": ["2D", "3D", "4D"]}) == \
+        "The negotiating table · Ben lays down 2 cards, draws 3"
+    assert cmp.describe(state, {"type": "lay", "player": 0, "hand": ["AS"] * 6}) == \
+        "The negotiating table · Anna lays down 6 cards"
+    assert cmp.describe(state, {"type": "lay", "player": 0, "hand": ["AS"], "drawn": []}) == \
+        "The negotiating table · Anna lays down 1 card"
+    assert cmp.describe(state, {"type": "lay", "player": False, "hand": None}) == \
+        "The negotiating table · ? lays down 0 cards"
+
+
+# ---------------------------------------------------------------- out of turn, with your own deck
+
+
+@pytest.mark.parametrize("action,rule,words", [
+    ({"type": "deal", "pool": ["3S", "4S", "5S", "6S"]}, "CMP-1", "the pool was dealt at the start"),
+    ({"type": "stakes", "stakes": ["3S", "4S"]}, "CMP-2", "the stakes of battle 1 are out already"),
+    ({"type": "refill", "card": "3S"}, "CMP-4", "no pool card is waiting to be replaced"),
+    ({"type": "lay", "player": 0, "hand": ["3S"]}, "CMP-7",
+     "the negotiating table comes only when both sides are exhausted (CMP-6)"),
+    ({"type": "roll", "dice": [3, 4]}, "CMP-6", "the exhaustion roll comes after the third battle and every later "
+                                                "one (0 battles fought so far)"),
+])
+def test_entries_out_of_turn_are_refused_with_their_clause(action, rule, words):
+    """Each entry of the players' own deck has its moment (CMP-1, CMP-2, CMP-4, CMP-6, CMP-7)."""
+    game = stakes(table_game())
+    with pytest.raises(RuleError) as refused:
+        apply(game, action)
+    assert refused.value.rule_id == rule and words in str(refused.value)
+    assert not games.can_apply(game, action)
+
+
+def test_the_roll_is_refused_before_battle_three_and_once_made():
+    """CMP-6: the roll comes after the third battle and every later one, once."""
+    game = apply(new(), {"type": "battle", "winner": None})
+    with pytest.raises(RuleError, match=r"CMP-6: .*after the third battle and every later one \(1 battle fought"):
+        apply(game, {"type": "roll"})
+    for _ in range(2):
+        game = apply(game, {"type": "battle", "winner": None})
+    game = apply(game, {"type": "roll"})
+    state = replay(game)
+    assert not state.rolls[-1].exhausted and state.phase == "battle"  # the war goes on: battle 4 waits
+    with pytest.raises(RuleError, match="CMP-6: the exhaustion roll for this battle has been made"):
+        apply(game, {"type": "roll"})
+
+
+def test_a_campaign_lost_by_its_last_card_refuses_moves_under_cmp_2():
+    """CMP-2: losing the last card loses the campaign; after it every move is refused citing
+    CMP-2 with the result."""
+    state = replace(replay(new()), counts=(0, 6))  # Anna's stake is her last card
+    state = cmp.step(state, {"type": "battle", "winner": 1, "troops": 3}, None, random.Random(1))
+    state = cmp.step(state, {"type": "take", "stake": True, "pool": None}, None, random.Random(1))
+    assert state.phase == "over" and state.winner == 1 and state.treaty is None
+    assert state.result == "CMP-2: Anna lost the last card — Ben wins the campaign after 1 battle."
+    for action in ({"type": "battle", "winner": None}, {"type": "roll"}, {"type": "negotiate"}):
+        with pytest.raises(RuleError) as refused:
+            cmp.step(state, action, None, random.Random(1))
+        assert refused.value.rule_id == "CMP-2"
+        assert "the campaign is over. CMP-2: Anna lost the last card" in str(refused.value)

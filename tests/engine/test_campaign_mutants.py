@@ -199,3 +199,110 @@ def test_a_campaign_lost_by_its_last_card_refuses_moves_under_cmp_2():
             cmp.step(state, action, None, random.Random(1))
         assert refused.value.rule_id == "CMP-2"
         assert "the campaign is over. CMP-2: Anna lost the last card" in str(refused.value)
+
+
+# ---------------------------------------------------------------- the log reads like the table
+
+L = r"(?:10|[2-9JQKA])[♠♥♦♣]"  # a card label
+
+
+def labels(text: str) -> list[str]:
+    import re
+
+    return re.findall(L, text)
+
+
+def check_log_line(state, entry, names) -> None:
+    """One log line against the sentence its clause says (CMP-1 … CMP-11, HR-CMP-1): the words,
+    the arithmetic of a roll, and the cards it names are the cards it carries."""
+    import re
+
+    a, b = names
+    who = f"(?:{re.escape(a)}|{re.escape(b)})"
+    text, rule = entry.text, entry.rule
+    shown = [c.label for c in entry.cards]
+    tie = rf"(?:; equal choices between (?:the {L} \([^)]*\)(?: and )?)+: it rolls [1-6](?:, then [1-6])* → the {L} \(HR-CMP-1\))?"
+    dummy_why = (rf"(?: — decisive, so the stake and the highest pool card \(CMP-9, CMP-10\){tie}"
+                 rf"| — the highest card it may take \(CMP-9, CMP-10\){tie})?")
+    patterns = {
+        "CMP-1": [rf"Six hidden cards dealt to each player(?: \(the dummy's cards stay hidden, CMP-9\))?; the pool: "
+                  rf"{L} {L} {L} {L}",
+                  r"With your own deck: six cards dealt to each player(?: \(the dummy's face down: nobody looks at "
+                  r"them, CMP-9\))? and four face up to the pool; the hands stay in the players' hands",
+                  rf"The pool as dealt: {L} {L} {L} {L}"],
+        "CMP-2": [rf"Battle {entry.battle}: {re.escape(a)} stakes the {L}, {re.escape(b)} stakes the {L} "
+                  r"\((?:picked at random|dealt at random for the dummy \(CMP-9\)|turned up at random from each hand"
+                  r"|turned up at random from each hand; the dummy's dealt at random \(CMP-9\))\)"
+                  rf"(?:; last card for {who}(?: and {who})?: losing it loses the campaign)?",
+                  rf"{who} lost the last card — {who} wins the campaign after {entry.battle} battles?\."],
+        "CMP-3": [rf"Battle {entry.battle}: {who} wins — (?:a decisive victory \((?:[89]|\d\d+) troop points left, 8 or "
+                  r"more\)|a victory, not decisive \((?:1 troop point|[02-7] troop points) left, under 8\))"],
+        "CMP-4": [rf"{who} takes {who}'s stake, the {L}{dummy_why}", rf"{who} takes the {L} from the pool{dummy_why}",
+                  rf"The {L} is drawn from the deck into the pool"],
+        "CMP-5": [rf"Stakes back to their owners: the {L} to {who}(?:, the {L} to {who})?",
+                  rf"Battle {entry.battle} is drawn: no card moves; it counts as a battle fought \(CMP-11\)"],
+        "CMP-6": [r"Exhaustion roll after battle (\d+)(?: \(your dice\))?: ([1-6]) and ([1-6]), lower ([1-6]) \+ (\d+) "
+                  r"battles = (\d+) \((≥|<) 9\): (both sides are exhausted and go to the negotiating table|the war "
+                  r"goes on)",
+                  r"No exhaustion roll after battle (\d+): it cannot fail — even a 1 on the lower die makes 1 \+ (\d+) "
+                  r"battles = (\d+), 9 or more\. Both sides are exhausted and go to the negotiating table"],
+        "CMP-7": [rf"At the table {who} draws {L}(?: {L})* — up to five",
+                  rf"At the table {who} lays down \d+ cards?:(?: {L})+"],
+        "CMP-9": [rf"At the table {who} draws {L}(?: {L})* — (?:up to five \(CMP-7\) and one extra card|one extra card)"],
+        "CMP-8": [rf"{who}: .+", rf"{who}'s .+ beats {who}'s .+ — .+ ranks? above .+\.",
+                  rf"Both hold .+; {who}'s .+ beats {who}'s .+ — the highest cards break the tie \(\w+ against \w+\)\.",
+                  rf"Equal hands — {who} and {who} both hold .+\. Suits never break ties: the campaign is a draw\."],
+    }
+    match = next((m for m in (re.fullmatch(p, text) for p in patterns[rule]) if m), None)
+    assert match, (rule, text)
+    if rule != "CMP-8":
+        assert sorted(labels(text.split(" — ")[0] if "equal choices" in text else text)) == sorted(shown) or \
+            (rule == "CMP-2" and "lost the last card" in text), (text, shown)
+    if rule == "CMP-6" and text.startswith("Exhaustion roll"):
+        battles, first, second, lower, plus, total, sign, verdict = match.groups()
+        assert battles == plus and int(lower) == min(int(first), int(second))
+        assert int(total) == int(lower) + int(battles)
+        assert (sign == "≥") == (int(total) >= 9) == verdict.startswith("both sides")
+    if rule == "CMP-6" and text.startswith("No exhaustion roll"):
+        battles, plus, total = match.groups()
+        assert battles == plus and int(total) == 1 + int(battles) >= 9
+
+
+def narrated(game) -> None:
+    state = replay(game)
+    names = state.players
+    for entry in state.log:
+        check_log_line(state, entry, names)
+        assert entry.text[:1] == entry.text[:1].upper()
+    if state.treaty is not None:  # CMP-8: each best hand, then the verdict, in the treaty's words
+        hands = [e for e in state.log if e.rule == "CMP-8"]
+        assert [e.text for e in hands[:2]] == [f"{names[p]}: {state.treaty.hands[p]}" for p in (0, 1)]
+        assert [e.cards for e in hands[:2]] == [state.treaty.hands[p].cards for p in (0, 1)]
+        verdict = state.treaty.explanation.removeprefix("CMP-8: ")
+        assert hands[2].text == verdict[:1].upper() + verdict[1:]
+    return state
+
+
+@pytest.mark.parametrize("dummy", [False, True])
+def test_every_log_line_says_what_its_clause_says(dummy):
+    """CMP-1 … CMP-11 and HR-CMP-1: every line of the log of many seeded campaigns is the
+    sentence of its clause, names exactly the cards it moved, and adds its roll right."""
+    from tests.engine.test_campaign_referee import advance
+
+    rules_seen = set()
+    for seed in range(14):
+        game = advance(new(seed=seed, dummy=dummy, names=("Anna", "Ben")), random.Random(seed), limit=80)
+        state = narrated(game)
+        rules_seen |= {e.rule for e in state.log}
+    assert rules_seen >= {"CMP-1", "CMP-2", "CMP-3", "CMP-4", "CMP-5", "CMP-6", "CMP-8"}
+
+
+@pytest.mark.parametrize("dummy", [False, True])
+def test_every_log_line_of_a_game_with_your_own_deck_says_what_its_clause_says(dummy):
+    """The same with the players' own deck (issue 18): the entries are logged in the words of
+    their clauses."""
+    from tests.engine.test_campaign_table import play_real
+
+    for seed in range(5):
+        game, _ = play_real(seed, dummy)
+        narrated(game)

@@ -306,3 +306,99 @@ def test_every_log_line_of_a_game_with_your_own_deck_says_what_its_clause_says(d
     for seed in range(5):
         game, _ = play_real(seed, dummy)
         narrated(game)
+
+
+# ---------------------------------------------------------------- refusals a caller can read
+
+_STATE = replay(new())
+_H1, _H2 = (cmp.best_hand(DECK[:5]), cmp.best_hand(DECK[5:10]))
+def _ROLL():
+    return 1
+NO_CARD = ' (ranks are 2–10, T, J, Q, K, A; suits S, H, D, C)'
+
+REFUSALS = [
+    (cmp.is_decisive, ("9",), "CMP-12: Troop points must be a whole number from 0 to 999 (got '9')"),
+    (cmp.is_decisive, (1000,), "CMP-12: Troop points must be a whole number from 0 to 999 (got 1000)"),
+    (cmp.exhaustion_chance, ("3",), "The number of battles must be a whole number 0 or more (got '3')"),
+    (cmp.exhaustion_chance, (-1,), "The number of battles must be a whole number 0 or more (got -1)"),
+    (cmp.exhaustion_chance, (-10**13,), "The number of battles must be a whole number 0 or more (got a huge number)"),
+    (cmp.exhaustion_odds_text, (None,), "The number of battles must be a whole number 0 or more (got None)"),
+    (cmp.die_choice, ("2", 3), "The number of choices must be a whole number from 1 to 6 (got '2')"),
+    (cmp.die_choice, (0, 3), "The number of choices must be a whole number from 1 to 6 (got 0)"),
+    (cmp.die_choice, (7, 3), "The number of choices must be a whole number from 1 to 6 (got 7)"),
+    (cmp.die_choice, (2, 7), "A die must be a whole number from 1 to 6 (got 7)"),
+    (cmp.die_choice, (2, 0), "A die must be a whole number from 1 to 6 (got 0)"),
+    (cmp.die_choice, (2, True), "A die must be a whole number from 1 to 6 (got True)"),
+    (cmp.dummy_pick, (None, _ROLL), "The dummy's candidates must be a list of (where, card) pairs"),
+    (cmp.dummy_pick, ("KS", _ROLL), "The dummy's candidates must be a list of (where, card) pairs"),
+    (cmp.dummy_pick, ({}, _ROLL), "The dummy's candidates must be a list of (where, card) pairs"),
+    (cmp.dummy_pick, (5, _ROLL), "The dummy's candidates must be a list of (where, card) pairs"),
+    (cmp.dummy_pick, ([], _ROLL), "The dummy chooses among 1 to 6 cards (got 0)"),
+    (cmp.dummy_pick, ([("pool", c) for c in "2S 3S 4S 5S 6S 7S 8S".split()], _ROLL),
+     "The dummy chooses among 1 to 6 cards (got 7)"),
+    (cmp.dummy_pick, ([("pool",)], _ROLL), "A candidate is a (where, card) pair (got ('pool',))"),
+    (cmp.dummy_pick, ([(1, "KS")], _ROLL), "A candidate is a (where, card) pair (got (1, 'KS'))"),
+    (cmp.dummy_pick, (["KS"], _ROLL), "A candidate is a (where, card) pair (got 'KS')"),
+    (cmp.dummy_pick, ([("pool", "ZZ")], _ROLL), "The dummy's candidates: Not a card: \"ZZ\"" + NO_CARD),
+    (cmp.dummy_pick, ([("pool", "KS"), ("pool", "ks")], _ROLL),
+     "The dummy's candidates: The K♠ is given twice (one deck has one of each card)"),
+    (cmp.dummy_pick, ([("pool", "KS"), ("pool", "KH")], None), "roll_die must be a function that rolls one d6"),
+    (cmp.dummy_pick, ([("p", "KS"), ("p", "KH"), ("p", "KD"), ("p", "KC")], lambda: 6),
+     "roll_die gave no usable roll in 200 tries"),
+    (cmp.treaty_odds, (None, []), "The player's cards: give a list of cards (got None)"),
+    (cmp.treaty_odds, ([], None), "The unseen cards: give a list of cards (got None)"),
+    (cmp.treaty_odds, (["XX"], []), "The player's cards: Not a card: \"XX\"" + NO_CARD),
+    (cmp.treaty_odds, (["KS", "AS"], ["as", "ks"]), "The K♠ cannot be both the player's and unseen"),
+    (cmp.treaty_odds, (["AS"], DECK[1:3]), "Not enough unseen cards to draw 4 (there are 2)"),
+    (cmp.compare_hands, (None, _H2, ("A", "B")), "compare_hands takes two poker hands (engine.poker.best_hand)"),
+    (cmp.compare_hands, (_H1, "pair", ("A", "B")), "compare_hands takes two poker hands (engine.poker.best_hand)"),
+    (cmp.compare_hands, (_H1, _H2, "AB"), "compare_hands needs the two players' names"),
+    (cmp.compare_hands, (_H1, _H2, ("A", "")), "compare_hands needs the two players' names"),
+    (cmp.compare_hands, (_H1, _H2, ("A", "B", "C")), "compare_hands needs the two players' names"),
+    (cmp.compare_hands, (_H1, _H2, ("A", 2)), "compare_hands needs the two players' names"),
+    (cmp.normalize_setup, (None,), "The setup must be an object with named fields"),
+    (cmp.normalize_setup, ({"players": "AB"},), "CMP-1: a campaign has two players (or one player and the dummy)"),
+    (cmp.treaty_chances, (_STATE, 2), "Players are 0 and 1 (got 2)"),
+    (cmp.visible_cards, (_STATE, "0"), "Players are 0 and 1 (got '0')"),
+    (cmp.player_cards, (_STATE, True), "Players are 0 and 1 (got True)"),
+    (cmp.table_draws, (_STATE, 3), "Players are 0 and 1 (got 3)"),
+    (cmp.public_game, (None,), "public_game takes a campaign game"),
+    (cmp.public_game, (games.Game("conflict", 1, {}, {}),), "public_game takes a campaign game"),
+    (cmp.upgrade, (None,), "upgrade takes a saved game as a dict"),
+    (cmp.undo_warning, (None, 0), "undo_warning takes a campaign game"),
+    (cmp.status, (None,), "Not a campaign state: NoneType (replay a campaign game to get one)"),
+    (cmp.standing, (5,), "Not a campaign state: int (replay a campaign game to get one)"),
+    (cmp.deck_left, (None,), "Not a campaign state: NoneType (replay a campaign game to get one)"),
+    (cmp.start, ({"players": ["A", "B"]}, None, None),
+     "This step deals or rolls: it needs the game's random generator (random.Random)"),
+    (cmp.start, ({"players": ["A", "B"]}, [1], random.Random(1)),
+     "The rules settings must be an object (the campaign has no variants)"),
+    (cmp.entry_problem, (_STATE, "table", "AS"), "An entry is one of pool, stake, refill, hand, drawn (got 'table')"),
+    (cmp.entry_problem, (_STATE, "pool", "ZZ"), "The card: Not a card: \"ZZ\"" + NO_CARD),
+    (cmp.entry_problem, (_STATE, "pool", "AS", 0, None), "The cards chosen: give a list of cards (got None)"),
+]
+
+
+@pytest.mark.parametrize("fn,args,message", REFUSALS,
+                         ids=[f"{fn.__name__}-{i}" for i, (fn, _, _) in enumerate(REFUSALS)])
+def test_public_functions_say_exactly_what_is_wrong(fn, args, message):
+    """Every public function refuses a bad argument with a ValueError whose message a player
+    or a Python user can act on (issue 20: one bad-input contract)."""
+    with pytest.raises(ValueError) as refused:
+        fn(*args)
+    assert str(refused.value) == message
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"hidden": -1}, "The number of hidden cards must be a whole number from 0 to 7 (got -1)"),
+    ({"hidden": "2"}, "The number of hidden cards must be a whole number from 0 to 7 (got '2')"),
+    ({"extra": 8}, "The number of extra cards must be a whole number from 0 to 7 (got 8)"),
+    ({"hidden": 4, "extra": 4}, "The odds are worked out for at most 7 cards drawn at random (these would draw 8)"),
+    ({"hidden": 2, "extra": 5}, "The odds are worked out for at most 7 cards drawn at random (these would draw 8)"),
+    ({"hidden": 0, "extra": 5}, "The odds are worked out for at most 7 cards drawn at random (these would draw 8)"),
+])
+def test_treaty_odds_refuse_counts_out_of_range(kwargs, message):
+    """CMP-7/CMP-9: the odds take at most seven cards drawn at random (the dummy's six)."""
+    with pytest.raises(cmp.CampaignError) as refused:
+        cmp.treaty_odds(DECK[:2], DECK[2:20], **kwargs)
+    assert str(refused.value) == message

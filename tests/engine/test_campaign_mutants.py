@@ -402,3 +402,80 @@ def test_treaty_odds_refuse_counts_out_of_range(kwargs, message):
     with pytest.raises(cmp.CampaignError) as refused:
         cmp.treaty_odds(DECK[:2], DECK[2:20], **kwargs)
     assert str(refused.value) == message
+
+
+# ---------------------------------------------------------------- setups
+
+P4 = ["AS", "KS", "QS", "JS"]
+FIVE = [["2S", "3S", "4S", "5S", "6S"], ["2H", "3H", "4H", "5H", "6H"]]
+
+
+@pytest.mark.parametrize("setup,message", [
+    ({"dummy": 1}, "Setup: 'dummy' must be true (solo against the dummy, CMP-9) or false"),
+    ({"deck": 5}, 'Setup: \'deck\' is "app" (the app\'s deck and dice) or "table" (your own)'),
+    ({"legacy": ["x"]}, "Setup: 'legacy' lists earlier readings kept for an old game (refill-end, certain-roll)"),
+    ({"legacy": "refill-end"}, "Setup: 'legacy' lists earlier readings kept for an old game (refill-end, certain-roll)"),
+    ({"legacy": ["refill-end", "refill-end"]},
+     "Setup: 'legacy' lists earlier readings kept for an old game (refill-end, certain-roll)"),
+    ({"reveal": 5}, "Setup: 'reveal' must be an object"),
+    ({"reveal": {"pool": P4, "x": 1}}, "Setup: 'reveal' has an unknown field 'x'"),
+    ({"reveal": {"pool": "AS"}}, "Setup: the revealed pool must be a list of cards"),
+    ({"reveal": {"pool": P4[:3]}}, "Setup: the revealed pool must hold 4 cards (got 3)"),
+    ({"reveal": {"pool": P4[:3] + ["ZZ"]}}, 'Setup: the revealed pool: Not a card: "ZZ"' + NO_CARD),
+    ({"reveal": {"pool": P4, "stakes": 5}}, "Setup: the revealed stakes must be a list (at most 100 battles)"),
+    ({"reveal": {"pool": P4, "stakes": [["2S", "3S"]] * 101}},
+     "Setup: the revealed stakes must be a list (at most 100 battles)"),
+    ({"reveal": {"pool": P4, "stakes": [["2S"]]}}, "Setup: the stakes of battle 1 must hold 2 cards (got 1)"),
+    ({"reveal": {"pool": P4, "stakes": [["2S", "3S"], ["2S", "2s"]]}}, "Setup: the stakes of battle 2 lists a card twice"),
+    ({"reveal": {"pool": P4, "refills": ["2S"] * 49}}, "Setup: the revealed pool refills hold at most 48 cards"),
+    ({"reveal": {"pool": P4, "refills": "2S"}}, "Setup: the revealed pool refills must be a list of cards"),
+    ({"reveal": {"pool": P4, "dice": "66"}}, "Setup: the revealed dice must be a list of numbers from 1 to 6"),
+    ({"reveal": {"pool": P4, "dice": [True]}}, "Setup: the revealed dice must be a list of numbers from 1 to 6"),
+    ({"reveal": {"pool": P4, "dice": [0]}}, "Setup: the revealed dice must be a list of numbers from 1 to 6"),
+    ({"reveal": {"pool": P4, "dice": [1] * 1001}}, "Setup: the revealed dice must be a list of numbers from 1 to 6"),
+    ({"reveal": {"pool": P4, "table": [["2S"]]}}, "Setup: the revealed table must hold two lists of cards"),
+    ({"reveal": {"pool": P4, "table": FIVE}}, "Setup: the revealed table needs both its cards and its draws"),
+    ({"reveal": {"pool": P4, "drawn": [[], []]}}, "Setup: the revealed table needs both its cards and its draws"),
+    ({"reveal": {"pool": P4, "drawn": 5}}, "Setup: the revealed drawn must hold two lists of cards"),
+    ({"reveal": {"pool": P4, "table": [FIVE[0][:4], FIVE[1]], "drawn": [[], []]}},
+     "Setup: at the revealed table each player holds five cards or more"),
+    ({"reveal": {"pool": P4, "table": [FIVE[0], FIVE[1][:4]], "drawn": [[], []]}},
+     "Setup: at the revealed table each player holds five cards or more"),
+    ({"reveal": {"pool": P4}, "spectator": False},
+     "Setup: 'spectator' is true exactly for a spectator's copy (the one with 'reveal')"),
+    ({"spectator": True}, "Setup: 'spectator' is true exactly for a spectator's copy (the one with 'reveal')"),
+    ({"reveal": {"pool": P4}, "spectator": 1},
+     "Setup: 'spectator' is true exactly for a spectator's copy (the one with 'reveal')"),
+    ({"deck": "table", "reveal": {"dice": [7]}}, "Setup: the revealed dice must be a list of numbers from 1 to 6"),
+    ({"deck": "table", "reveal": {"pool": P4}},
+     "Setup: 'reveal' of a game with your own deck holds only the dice the app rolled (not 'pool')"),
+    ({"deck": "table", "reveal": 5}, "Setup: 'reveal' must be an object"),
+])
+def test_setups_that_cannot_be_played_are_refused_naming_the_field(setup, message):
+    """A setup (typed, or carried by a link or a spectator's copy) that cannot be a campaign is
+    refused with the field and what it must be (CMP-1, CMP-9, issue 18, issue 20)."""
+    with pytest.raises(cmp.SetupError) as refused:
+        cmp.normalize_setup({"players": ["A", "B"], **setup})
+    assert str(refused.value) == message
+
+
+def test_setups_are_made_canonical():
+    """Empty names take their defaults (the dummy's is "Dummy", CMP-9); card tokens, the
+    legacy list and the spectator flag take one form."""
+    assert cmp.normalize_setup({"players": ["  ", None], "dummy": True}) == \
+        {"players": ["Player 1", "Dummy"], "dummy": True}
+    assert cmp.normalize_setup({"players": ["", ""]}) == {"players": ["Player 1", "Player 2"], "dummy": False}
+    assert cmp.normalize_setup({"players": ["A", "B"], "reveal": {"pool": ["as", "ks", "qs", "js"]}}) == {
+        "players": ["A", "B"], "dummy": False, "spectator": True,
+        "reveal": {"pool": P4, "stakes": [], "refills": [], "dice": []}}
+    assert cmp.normalize_setup({"players": ["A", "B"], "reveal": {"pool": P4, "table": FIVE, "drawn": [[], []],
+                                                                  "stakes": [["2d", "3d"]]}})["reveal"] == {
+        "pool": P4, "stakes": [["2D", "3D"]], "refills": [], "dice": [], "table": FIVE, "drawn": [[], []]}
+    assert cmp.normalize_setup({"players": ["A", "B"], "legacy": ["refill-end", "certain-roll"]})["legacy"] == \
+        ["certain-roll", "refill-end"]
+    assert cmp.normalize_setup({"players": ["A", "B"], "deck": "table", "reveal": {}}) == {
+        "players": ["A", "B"], "dummy": False, "deck": "table", "reveal": {"dice": []}, "spectator": True}
+    assert cmp.normalize_setup({"players": ["A", "B"], "reveal": None, "legacy": []}) == \
+        {"players": ["A", "B"], "dummy": False}
+    assert cmp.equipment({"deck": "table"}) == cmp.DECKS["table"] and cmp.equipment({}) == cmp.DECKS["app"]
+    assert cmp.equipment({"deck": "x"}, {}) == cmp.DECKS["app"]

@@ -479,3 +479,64 @@ def test_setups_are_made_canonical():
         {"players": ["A", "B"], "dummy": False}
     assert cmp.equipment({"deck": "table"}) == cmp.DECKS["table"] and cmp.equipment({}) == cmp.DECKS["app"]
     assert cmp.equipment({"deck": "x"}, {}) == cmp.DECKS["app"]
+
+
+# ---------------------------------------------------------------- the spoils (CMP-4)
+
+
+def spoils_game(winner: int, troops: int, dummy: bool = False):
+    game = apply(new(dummy=dummy), {"type": "battle", "winner": winner, "troops": troops})
+    return game, replay(game)
+
+
+def test_cmp_4_spoils_refusals_say_what_the_winner_may_take():
+    """CMP-4: not decisive — the stake *or* one pool card, and one must be taken; decisive —
+    the stake *and* one pool card; a pool card must be in the pool."""
+    game, state = spoils_game(0, 1)
+    pool = " ".join(c.label for c in state.pool)
+    absent = next(c for c in DECK if c not in state.pool)
+    refusals = [
+        ({"type": "take", "stake": True, "pool": str(state.pool[0])},
+         "CMP-4: a victory that is not decisive (1 troop point, under 8) takes Ben's stake or one pool card, not both"),
+        ({"type": "take"}, "CMP-4: Anna must take Ben's stake or one pool card (a card never makes a hand worse)"),
+        ({"type": "take", "stake": False, "pool": None},
+         "CMP-4: Anna must take Ben's stake or one pool card (a card never makes a hand worse)"),
+        ({"type": "take", "pool": str(absent)}, f"CMP-4: the {absent.label} is not in the pool ({pool})"),
+    ]
+    for action, message in refusals:
+        with pytest.raises(RuleError) as refused:
+            apply(game, action)
+        assert str(refused.value) == message
+    game, state = spoils_game(1, 9)
+    for action in ({"type": "take", "stake": True}, {"type": "take", "pool": str(state.pool[0])}, {"type": "take"}):
+        with pytest.raises(RuleError) as refused:
+            apply(game, action)
+        assert str(refused.value) == ("CMP-4: after a decisive victory Ben takes Anna's stake and one pool card: "
+                                      "choose both")
+    assert cmp.spoils_choices(state) == {"winner": 1, "troops": 9, "decisive": True, "stake": state.stakes[0],
+                                         "pool": state.pool, "both": True}
+    assert cmp.spoils_choices(replay(new())) == {}
+
+
+@pytest.mark.parametrize("take_stake", [True, False])
+def test_cmp_4_cmp_5_the_spoils_move_exactly_the_cards_taken(take_stake):
+    """CMP-4/CMP-5: the winner gets what was taken (and keeps the own stake), the loser gets the
+    own stake back unless it was taken; a pool card taken is replaced in its place from the top
+    of the deck."""
+    game, state = spoils_game(0, 3)
+    stake0, stake1 = state.stakes
+    at = 2
+    card = state.pool[at]
+    action = {"type": "take", "stake": True} if take_stake else {"type": "take", "pool": str(card)}
+    after = replay(apply(game, action))
+    won = stake1 if take_stake else card
+    assert set(after.cards_of(0)) == set(state.cards_of(0)) | {won}
+    assert set(after.cards_of(1)) == set(state.cards_of(1)) - ({stake1} if take_stake else set())
+    assert [after.card_count(p) for p in (0, 1)] == [7, 5 if take_stake else 6]
+    assert {won, stake0} - {after.stakes[0]} <= set(after.known[0]) | {after.stakes[0]}
+    assert after.stakes != state.stakes and after.battle == 2  # the next battle's stakes are out
+    if take_stake:
+        assert after.pool == state.pool
+    else:
+        assert after.pool == state.pool[:at] + (state.deck[0],) + state.pool[at + 1:]
+        assert after.log[[e.rule for e in after.log].index("CMP-4", len(state.log)) + 2].cards == (state.deck[0],)

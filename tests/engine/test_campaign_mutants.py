@@ -540,3 +540,145 @@ def test_cmp_4_cmp_5_the_spoils_move_exactly_the_cards_taken(take_stake):
     else:
         assert after.pool == state.pool[:at] + (state.deck[0],) + state.pool[at + 1:]
         assert after.log[[e.rule for e in after.log].index("CMP-4", len(state.log)) + 2].cards == (state.deck[0],)
+
+
+# ---------------------------------------------------------------- entering your own deck's cards
+
+
+def test_entry_problem_says_why_a_card_cannot_be_entered_now():
+    """Issue 18 (CMP-2, CMP-4, CMP-7): each card once — a card seen face up cannot turn up as
+    another stake, new pool card, hand or draw; the table greys it out with the reason."""
+    state = replay(table_game())
+    assert state.phase == "stakes" and cmp.deck_left(state) == 52 - 12 - 4
+    expect = [
+        ("pool", "AS", 0, (), None),
+        ("stake", "AS", 0, (), "CMP-2: the A♠ cannot be Anna's stake: it is in the pool"),
+        ("stake", "3S", 1, ("3s",), "the 3♠ is entered already: tap it again to take it back"),
+        ("stake", "4S", 1, ("3S",), None),
+        ("refill", "KH", 0, (), "CMP-4: the K♥ cannot be the new pool card: it is in the pool; a deck has one of "
+                                "each card"),
+        ("refill", "9C", 0, (), None),
+        ("hand", "AS", 1, (), "CMP-7: the A♠ cannot be in Ben's hand: it is in the pool"),
+        ("hand", "9C", 1, (), None),
+        ("drawn", "7D", 0, (), "CMP-7: the 7♦ cannot be drawn from the deck: it is in the pool"),
+        ("drawn", "9C", 0, (), None),
+    ]
+    for what, card, player, chosen, message in expect:
+        assert cmp.entry_problem(state, what, card, player, chosen) == message, (what, card)
+    game = apply(table_game(), {"type": "stakes", "stakes": ["QS", "3H"]})
+    state = replay(game)
+    assert cmp.deck_left(state) == 36 and cmp.table_draws(state, 0) == 0
+    assert cmp.entry_problem(state, "stake", "QS", 1) == "CMP-2: the Q♠ cannot be Ben's stake: it is Anna's stake"
+    assert cmp.entry_problem(state, "drawn", "3H", 1) == "CMP-7: the 3♥ cannot be drawn from the deck: it is Ben's stake"
+    game = apply(apply(game, {"type": "battle", "winner": 0, "troops": 9}), {"type": "take", "stake": True, "pool": "KH"})
+    state = replay(game)
+    assert state.phase == "refill" and state.refill_at == 1
+    assert cmp.entry_problem(state, "refill", "3H", 0) == ("CMP-4: the 3♥ cannot be the new pool card: it is in "
+                                                           "Anna's hand (it was seen face up); a deck has one of each card")
+    assert cmp.entry_problem(state, "hand", "3H", 0) is None  # seen in Anna's hand: it is hers
+    assert cmp.entry_problem(state, "hand", "3H", 1) == ("CMP-7: the 3♥ cannot be in Ben's hand: it is in Anna's "
+                                                         "hand (it was seen face up)")
+    game = apply(game, {"type": "refill", "card": "9C"})
+    state = replay(game)
+    assert state.pool == cards("AS 9C 7D 2C") and state.refill_at is None
+    # Anna 8 cards (the K♥ and Ben's 3♥ won), Ben 5: the deck holds 52 - 8 - 5 - 4.
+    assert [state.card_count(p) for p in (0, 1)] == [8, 5] and cmp.deck_left(state) == 52 - 13 - 4
+
+
+def exhausted_table_game(dummy: bool = False):
+    """Own deck: three drawn battles, then the dice 6 and 6 (lower 6 + 3 = 9: exhausted)."""
+    game = table_game(dummy)
+    for _ in range(3):
+        game = apply(stakes(game), {"type": "battle", "winner": None})
+    return apply(game, {"type": "roll", "dice": [6, 6]})
+
+
+@pytest.mark.parametrize("dummy", [False, True])
+def test_cmp_7_cmp_9_each_hand_laid_down_is_checked_and_said_why(dummy):
+    """CMP-7 (CMP-9 for the dummy): in player order, all of a player's cards, the ones seen in
+    that hand among them, none seen elsewhere; the draws are exactly what the table draws."""
+    game = exhausted_table_game(dummy)
+    state = replay(game)
+    assert state.phase == "exhausted" and state.counts == (6, 6)
+    mine = [str(c) for c in state.known[0]]
+    fresh = unseen(state, 12)
+    hand0 = mine + fresh[:6 - len(mine)]
+    refusals = [
+        ({"type": "lay", "player": 1, "hand": []}, "CMP-7: Anna lays down first: the negotiating table goes in player order"),
+        ({"type": "lay", "player": 0, "hand": hand0[:5]}, "CMP-7: Anna holds 6 cards: lay down all of them (5 entered)"),
+        ({"type": "lay", "player": 0, "hand": hand0[1:] + [fresh[6]]},
+         f"CMP-7: the {parse_card(mine[0]).label} is in Anna's hand (it was seen face up): lay it down too"),
+        ({"type": "lay", "player": 0, "hand": hand0[:-1] + ["AS"]}, "CMP-7: the A♠ cannot be in Anna's hand: it is in the pool"),
+        ({"type": "lay", "player": 0, "hand": hand0, "drawn": [fresh[7]]},
+         "CMP-7: Anna holds 6 cards: with five or more nobody draws at the table"),
+    ]
+    for action, message in refusals:
+        with pytest.raises(RuleError) as refused:
+            apply(game, action)
+        assert str(refused.value) == message
+    game = apply(game, {"type": "lay", "player": 0, "hand": hand0})
+    state = replay(game)
+    assert cmp.status(state) == "Both sides are exhausted: Ben lays the cards down at the negotiating table (CMP-7)"
+    theirs = [str(c) for c in state.known[1]]
+    fresh = unseen(state, 12)
+    hand1 = theirs + fresh[:6 - len(theirs)]
+    extra = [fresh[6]] if dummy else []
+    rule = "CMP-9" if dummy else "CMP-7"
+    refusals = [
+        ({"type": "lay", "player": 0, "hand": hand0}, "CMP-7: Anna's cards are down already"),
+        ({"type": "lay", "player": 1, "hand": hand1[:-1] + [hand0[-1]], "drawn": extra},
+         f"CMP-7: the {parse_card(hand0[-1]).label} cannot be in Ben's hand: it is laid down by Anna at the "
+         "negotiating table"),
+    ]
+    if dummy:
+        refusals += [
+            ({"type": "lay", "player": 1, "hand": hand1}, "CMP-9: Ben draws 1 card at the table (one extra card), not 0"),
+            ({"type": "lay", "player": 1, "hand": hand1, "drawn": [fresh[6], fresh[7]]},
+             "CMP-9: Ben draws 1 card at the table (one extra card), not 2"),
+            ({"type": "lay", "player": 1, "hand": hand1, "drawn": [hand1[0]]},
+             f"CMP-9: the {parse_card(hand1[0]).label} is in Ben's hand: it cannot be drawn from the deck too"),
+            ({"type": "lay", "player": 1, "hand": hand1, "drawn": ["AS"]},
+             "CMP-9: the A♠ cannot be drawn from the deck: it is in the pool"),
+            ({"type": "lay", "player": 1, "hand": hand1, "drawn": [hand0[-1]]},
+             f"CMP-9: the {parse_card(hand0[-1]).label} cannot be drawn from the deck: it is laid down by Anna at the "
+             "negotiating table"),
+        ]
+    else:
+        refusals.append(({"type": "lay", "player": 1, "hand": hand1, "drawn": [fresh[6]]},
+                         "CMP-7: Ben holds 6 cards: with five or more nobody draws at the table"))
+    for action, message in refusals:
+        with pytest.raises(RuleError) as refused:
+            apply(game, action)
+        assert str(refused.value) == message, action
+    done = replay(apply(game, {"type": "lay", "player": 1, "hand": hand1, "drawn": extra}))
+    assert done.phase == "over" and done.treaty is not None and rule
+    assert done.treaty.cards[1] == tuple(sorted(cards(" ".join(hand1 + extra)), key=lambda c: (-int(c.rank),
+                                                                                               c.sort_key[0])))
+    assert done.treaty.drawn == ((), cards(" ".join(extra)))
+    assert done.counts == (6, 6 + len(extra)) and cmp.deck_left(done) == 52 - 12 - len(extra) - 4
+
+
+@pytest.mark.parametrize("dummy,held,need,why", [
+    (False, 3, 2, "up to five"), (True, 2, 4, "up to five, then one extra card"), (True, 5, 1, "one extra card"),
+])
+def test_cmp_7_cmp_9_a_short_hand_draws_up_to_five_and_the_dummy_one_more(dummy, held, need, why):
+    """CMP-7: fewer than five cards draw up to five; CMP-9 (ruling): the dummy then draws its extra
+    card; a wrong number of draws is refused saying how many."""
+    state = replay(exhausted_table_game(dummy))
+    player = 1 if dummy else 0
+    name = state.name(player)
+    state = replace(state, counts=cmp._set(state.counts, player, held),
+                    known=cmp._set(state.known, player, state.known[player][:min(held, 3)]))
+    if player == 1:
+        laid = cards("9H 9D 9C 8H 8D 8C")
+        state = replace(state, laid=((laid, ()),), seen=state.seen | set(laid))
+    assert cmp.table_draws(state, player) == need
+    hand = [str(c) for c in state.known[player]] + unseen(state, held - len(state.known[player]))
+    drawn = [c for c in unseen(state, 20) if c not in hand]
+    rule = "CMP-9" if dummy else "CMP-7"
+    with pytest.raises(RuleError) as refused:
+        cmp.normalize_action(state, {"type": "lay", "player": player, "hand": hand, "drawn": drawn[:need + 1]})
+    noun = "card" if need == 1 else "cards"
+    assert str(refused.value) == f"{rule}: {name} draws {need} {noun} at the table ({why}), not {need + 1}"
+    ok = cmp.normalize_action(state, {"type": "lay", "player": player, "hand": hand, "drawn": drawn[:need]})
+    assert len(ok["drawn"]) == need

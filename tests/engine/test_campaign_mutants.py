@@ -682,3 +682,62 @@ def test_cmp_7_cmp_9_a_short_hand_draws_up_to_five_and_the_dummy_one_more(dummy,
     assert str(refused.value) == f"{rule}: {name} draws {need} {noun} at the table ({why}), not {need + 1}"
     ok = cmp.normalize_action(state, {"type": "lay", "player": player, "hand": hand, "drawn": drawn[:need]})
     assert len(ok["drawn"]) == need
+
+
+# ---------------------------------------------------------------- treaty odds against every draw
+
+
+def brute_odds(own, unseen, hidden=0, extra=0):
+    """CMP-7/CMP-9 by enumeration: every set of random cards equally likely, best hand of all."""
+    from collections import Counter
+    from fractions import Fraction
+    from itertools import combinations
+
+    k = hidden + max(0, 5 - len(own) - hidden) + extra
+    counts = Counter(cmp.best_hand(list(own) + list(x)).category for x in combinations(unseen, k))
+    total = sum(counts.values())
+    return {name: Fraction(n, total) for name, n in counts.items()}
+
+
+def test_treaty_odds_match_every_draw_in_flush_and_straight_heavy_decks():
+    """CMP-7/CMP-8/CMP-9: exact odds for hands near a flush, a straight and a straight flush —
+    one or two suits in play, runs of ranks, cards held hidden and extra cards drawn — equal
+    the enumeration of every draw."""
+    rng = random.Random(8)
+    suits = list(cmp.Suit)
+    checked = 0
+    for case in range(90):
+        lean = rng.sample(suits, rng.choice([1, 2]))
+        low = rng.randint(2, 9)
+        run = [r for r in range(low, low + 6)]
+        pool = [Card(cmp.Rank(r), s) for r in run for s in lean] + rng.sample(DECK, 6)
+        pool = list(dict.fromkeys(pool))
+        rng.shuffle(pool)
+        held = rng.randint(0, 4)
+        hidden = rng.choice([0, 0, 1, 2])
+        extra = rng.choice([0, 1, 1, 2])
+        own, unseen = pool[:held], pool[held:held + 11]
+        k = hidden + max(0, 5 - held - hidden) + extra
+        if k == 0 or k > len(unseen) or k > 5:
+            continue
+        assert cmp.treaty_odds(own, unseen, hidden=hidden, extra=extra) == brute_odds(own, unseen, hidden, extra), \
+            ([str(c) for c in own], [str(c) for c in unseen], hidden, extra)
+        checked += 1
+    assert checked > 60
+
+
+@pytest.mark.parametrize("own,unseen,extra", [
+    ("2S 3S 4S 5S", "6S 7S AS KH 6H", 0),          # five cards: a straight flush or a flush or a straight
+    ("2S 3S 4S 5S", "6S 7S AS KH 6H", 1),
+    ("9H 10H JH", "QH KH 8H 7H 2C 3C", 0),
+    ("", "KS QS JS 10S 9S 8S 7D", 0),
+    ("", "AH KH QH JH 10H 9D 9C", 1),
+    ("2S 3S 4H 5H", "6S 7S 6H 7H 8S 8H AD", 1),    # two suits near a straight flush each
+    ("KD", "AD QD JD 10D 9D 2C 3C 4C 5C", 0),
+])
+def test_treaty_odds_straight_flush_paths_match_every_draw(own, unseen, extra):
+    """CMP-8: a straight flush counts once, above the flush and the straight it also is."""
+    own, unseen = cards(own), cards(unseen)
+    odds = cmp.treaty_odds(own, unseen, extra=extra)
+    assert odds == brute_odds(own, unseen, 0, extra)
+    assert list(odds) == [c for c in cmp.CATEGORIES if c in odds]  # in CATEGORIES order

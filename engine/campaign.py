@@ -670,7 +670,7 @@ def treaty_odds(own: Iterable[Card | str], unseen: Iterable[Card | str], *, hidd
 def _article(category: str) -> str:
     if category == "two pairs":
         return category
-    return ("an " if category[0] in "aeiou" else "a ") + category
+    return "a " + category  # no CMP-8 category starts with a vowel
 
 
 def compare_hands(first: Hand, second: Hand, names: tuple[str, str]) -> tuple[int | None, str]:

@@ -741,3 +741,39 @@ def test_treaty_odds_straight_flush_paths_match_every_draw(own, unseen, extra):
     odds = cmp.treaty_odds(own, unseen, extra=extra)
     assert odds == brute_odds(own, unseen, 0, extra)
     assert list(odds) == [c for c in cmp.CATEGORIES if c in odds]  # in CATEGORIES order
+
+
+# ---------------------------------------------------------------- the verdict in words (CMP-8)
+
+
+def hand(text):
+    return cmp.best_hand(parse_cards(text))
+
+
+@pytest.mark.parametrize("first,second,winner,text", [
+    ("KS KD 7H 7C AS", "KH KC 7S 7D QS", 0,
+     "CMP-8: both hold two pairs; Anna's two pairs, kings and sevens, ace kicker beats Ben's two pairs, kings and "
+     "sevens, queen kicker — the highest cards break the tie (ace against queen)."),
+    ("KS KD 7H 7C AS", "KH KC 7S 7D AD", None,
+     "CMP-8: equal hands — Anna and Ben both hold two pairs, kings and sevens, ace kicker. Suits never break ties: "
+     "the campaign is a draw."),
+    ("9S 9D 9H AC AS", "10S 10D 10H 2C 2D", 1,
+     "CMP-8: both hold a full house; Ben's full house, tens over twos beats Anna's full house, nines over aces — the "
+     "highest cards break the tie (ten against nine)."),
+    ("2S 2H 3D 3C 4S", "AS AH KD QC JS", 0,
+     "CMP-8: Anna's two pairs, threes and twos, four kicker beats Ben's pair of aces, king, queen and jack kickers — "
+     "two pairs rank above a pair."),
+    ("AS AH KD QC JS", "2S 2H 3D 3C 4S", 1,
+     "CMP-8: Ben's two pairs, threes and twos, four kicker beats Anna's pair of aces, king, queen and jack kickers — "
+     "two pairs rank above a pair."),
+    ("2S 2H 2D 3C 4S", "AS AH KD KC QS", 0,
+     "CMP-8: Anna's three of a kind, twos, four and three kickers beats Ben's two pairs, aces and kings, queen kicker "
+     "— a three of a kind ranks above two pairs."),
+    ("QS QD 9H 5C 3S", "QH QC 9S 5D 2S", 0,
+     "CMP-8: both hold a pair; Anna's pair of queens, nine, five and three kickers beats Ben's pair of queens, nine, "
+     "five and two kickers — the highest cards break the tie (three against two)."),
+])
+def test_cmp_8_the_verdict_says_who_wins_and_why(first, second, winner, text):
+    """CMP-8: the better category wins; within one, the first different rank in kicker order;
+    equal hands (suits never count) are a draw."""
+    assert cmp.compare_hands(hand(first), hand(second), ("Anna", "Ben")) == (winner, text)

@@ -777,3 +777,68 @@ def test_cmp_8_the_verdict_says_who_wins_and_why(first, second, winner, text):
     """CMP-8: the better category wins; within one, the first different rank in kicker order;
     equal hands (suits never count) are a draw."""
     assert cmp.compare_hands(hand(first), hand(second), ("Anna", "Ben")) == (winner, text)
+
+
+# ---------------------------------------------------------------- a spectator's copy is checked like moves
+
+
+def finished_by_treaty(dummy: bool):
+    from tests.engine.test_campaign_referee import game_in
+
+    seed = 3
+    while True:
+        game = game_in("over", dummy=dummy, seed=seed)
+        if replay(game).treaty is not None:
+            return game
+        seed += 17
+
+
+@pytest.mark.parametrize("dummy", [False, True])
+def test_a_copy_whose_table_cannot_be_is_refused_saying_why(dummy):
+    """CMP-7/CMP-9 (issue 20): the table revealed in a spectator's copy must fit what the table
+    knew — the draws among the player's cards, as many cards as held, the cards seen in a hand
+    there, every card once — or the copy does not open, saying why."""
+    from tests.engine.test_campaign_referee import tampered
+
+    game = finished_by_treaty(dummy)
+    copy = cmp.public_game(game)
+    before = replay(games.goto(copy, copy.position - 1))
+    assert before.phase == "exhausted"
+    reveal = copy.setup["reveal"]
+    table, drawn = [list(t) for t in reveal["table"]], [list(d) for d in reveal["drawn"]]
+    known0 = [str(c) for c in before.known[0]]
+    hidden0 = [c for c in table[0] if c not in known0 and c not in drawn[0]]
+    hidden1 = [c for c in table[1] if c not in [str(k) for k in before.known[1]] and c not in drawn[1]]
+    spare = next(str(c) for c in DECK if str(c) not in sum(table, []) and c not in before.seen)
+    n0 = before.counts[0]
+    step = f" (step {copy.position})"
+    wrong = [
+        (dict(drawn=[drawn[0], drawn[1] + [spare]]),
+         "CMP-7: Ben's cards drawn at the table are not among Ben's cards there"),
+        (dict(table=[table[0] + [spare], table[1]]), f"CMP-7: Anna held {n0} cards, not {n0 + 1}"),
+        (dict(table=[[spare if c == hidden0[0] else c for c in table[0]], [hidden0[0] if c == hidden1[0] else c
+                                                                          for c in table[1]]]), None),
+        (dict(table=[[hidden1[0] if c == hidden0[0] else c for c in table[0]], table[1]]),
+         f"CMP-7: the {parse_card(hidden1[0]).label} is shown twice at the table (Anna and Ben): a deck has one of "
+         "each card"),
+        (dict(table=[[str(before.pool[0]) if c == hidden0[0] else c for c in table[0]], table[1]]),
+         f"CMP-7: the {before.pool[0].label} cannot be Anna's at the table: it is in the pool"),
+    ]
+    if known0:
+        wrong.append((dict(table=[[spare if c == known0[0] else c for c in table[0]], table[1]]),
+                      f"CMP-7: the {parse_card(known0[0]).label} is in Anna's hand (it was seen face up)"))
+    if n0 >= 5:
+        wrong.append((dict(table=[table[0] + [spare], table[1]], drawn=[drawn[0] + [spare], drawn[1]]),
+                      "CMP-7: Anna draws 0 cards at the table, not 1"))
+    if dummy:
+        wrong.append((dict(table=[table[0], [c for c in table[1] if c != drawn[1][0]]], drawn=[drawn[0], drawn[1][1:]]),
+                      f"CMP-9: Ben draws {len(drawn[1])} card{'s' if len(drawn[1]) != 1 else ''} at the table, "
+                      f"not {len(drawn[1]) - 1}"))
+    for changes, message in wrong:
+        if message is None:  # the swap is a legal table (two hidden cards traded): it opens
+            replay(tampered(game, **changes))
+            continue
+        with pytest.raises(RuleError) as refused:
+            replay(tampered(game, **changes))
+        assert str(refused.value) == message + step, changes
+    assert replay(copy).treaty.hands == replay(game).treaty.hands

@@ -842,3 +842,56 @@ def test_a_copy_whose_table_cannot_be_is_refused_saying_why(dummy):
             replay(tampered(game, **changes))
         assert str(refused.value) == message + step, changes
     assert replay(copy).treaty.hands == replay(game).treaty.hands
+
+
+# ---------------------------------------------------------------- undo, standing
+
+
+@pytest.mark.parametrize("dummy", [False, True])
+def test_undo_past_the_table_says_what_everyone_saw(dummy):
+    """CMP-7 (CMP-9): going back past the negotiating table asks first, in these words; going
+    back to a point that is not behind is refused saying the range."""
+    game = finished_by_treaty(dummy)
+    table = len(game.actions) - 1
+    if dummy:
+        expected = ("At the negotiating table every hand was laid down, the dummy's too, and the top of the deck was "
+                    "drawn: everyone has seen them. Going back lets Anna record battles and choose spoils again "
+                    "knowing those cards (CMP-7). Go back anyway?")
+    else:
+        expected = ("At the negotiating table both hands were laid down and the top of the deck was drawn: everyone "
+                    "has seen them. Going back lets Anna and Ben record battles and choose spoils again knowing "
+                    "those cards (CMP-7). Go back anyway?")
+    assert cmp.undo_warning(game, table) == expected
+    assert cmp.undo_warning(game, game.position) is None
+    for position in (-1, game.position + 1, True, "0"):
+        with pytest.raises(cmp.CampaignError) as refused:
+            cmp.undo_warning(game, position)
+        assert str(refused.value) == f"Going back means a point from 0 to {game.position} (got {position!r})"
+    # Names the setup does not give are the defaults.
+    unnamed = games.Game("campaign", game.seed, {}, {"dummy": dummy}, game.actions, game.position)
+    assert ("Player 1" if dummy else "Player 1 and Player 2") in cmp.undo_warning(unnamed, table)
+
+
+def test_standing_reads_each_ending_and_phase():
+    """The list of saves says where each campaign stands (CMP-2, CMP-6, CMP-7, CMP-8)."""
+    game = finished_by_treaty(False)
+    state = replay(game)
+    fought = state.fought
+    if state.winner is None:
+        assert cmp.standing(state) == f"Over · the treaty is a draw after {fought} battles"
+    else:
+        assert cmp.standing(state) == (f"Over · {state.name(state.winner)} won at the negotiating table after "
+                                       f"{fought} battles")
+    drawn = replace(state, winner=None)
+    assert cmp.standing(drawn) == f"Over · the treaty is a draw after {fought} battles"
+    one = replace(state, fought=1, winner=1)
+    assert cmp.standing(one) == "Over · Ben won at the negotiating table after 1 battle"
+    assert cmp.standing(replace(one, winner=None)) == "Over · the treaty is a draw after 1 battle"
+    exhausted = replay(games.goto(game, len(game.actions) - 1))
+    a, b = (exhausted.card_count(p) for p in (0, 1))
+    assert cmp.standing(exhausted) == f"Exhausted after battle {exhausted.fought} · Anna {a} cards, Ben {b}"
+    rolling = replace(exhausted, phase="exhaustion", fought=4)
+    assert cmp.standing(rolling) == f"Battle 4 fought · exhaustion roll · Anna {a} cards, Ben {b}"
+    assert cmp.standing(replace(rolling, phase="spoils", battle=5)) == f"Battle 5 · Anna {a} cards, Ben {b}"
+    assert cmp.standing(replace(rolling, phase="over", treaty=None, winner=0, battle=6)) == \
+        "Over · Anna won: Ben lost the last card in battle 6"

@@ -895,3 +895,36 @@ def test_standing_reads_each_ending_and_phase():
     assert cmp.standing(replace(rolling, phase="spoils", battle=5)) == f"Battle 5 · Anna {a} cards, Ben {b}"
     assert cmp.standing(replace(rolling, phase="over", treaty=None, winner=0, battle=6)) == \
         "Over · Anna won: Ben lost the last card in battle 6"
+
+
+# ---------------------------------------------------------------- old games
+
+
+def test_a_game_that_keeps_earlier_readings_says_so_first():
+    """CMP-4/CMP-6 (issue 20 item 7): a game kept on an earlier reading says which, under the
+    clause it touches, before the deal."""
+    game = new_game("campaign", {"players": ["Anna", "Ben"], "legacy": ["refill-end", "certain-roll"]}, seed=3)
+    log = replay(game).log
+    said = ("This campaign was played with an earlier version of the app; it keeps that version's reading, so that "
+            "it replays as it was played: ")
+    assert [(e.rule, e.text) for e in log[:2]] == [("CMP-6", said + cmp.LEGACY["certain-roll"]),
+                                                   ("CMP-4", said + cmp.LEGACY["refill-end"])]
+    assert log[2].rule == "CMP-1" and log[2].battle == 0
+    assert replay(new_game("campaign", {"players": ["Anna", "Ben"]}, seed=3)).log[0].rule == "CMP-1"
+
+
+def test_upgrade_leaves_out_only_what_old_versions_ignored():
+    """Issue 20: an old game's actions lose the fields its version ignored (a drawn battle's
+    troop points, a roll's dice, unknown fields); other actions pass as they are, to be checked."""
+    assert cmp._old_action({"type": "battle", "winner": None, "troops": 3, "x": 1}) == {"type": "battle", "winner": None}
+    assert cmp._old_action({"type": "battle", "winner": 1, "troops": 3, "x": 1}) == \
+        {"type": "battle", "winner": 1, "troops": 3}
+    assert cmp._old_action({"type": "roll", "dice": [1, 2]}) == {"type": "roll"}
+    assert cmp._old_action({"type": "take", "stake": True, "pool": "ks", "x": 0}) == \
+        {"type": "take", "stake": True, "pool": "ks"}
+    assert cmp._old_action({"type": "zzz", "a": 1}) == {"type": "zzz", "a": 1} and cmp._old_action(5) == 5
+    old = {"kind": "campaign", "seed": 3, "setup": {"players": ["A", "B"]}, "position": 1,
+           "actions": [{"type": "battle", "winner": None, "troops": 4}]}
+    assert cmp.upgrade(old) == {"kind": "campaign", "seed": 3, "setup": {"players": ["A", "B"]}, "position": 1,
+                                "actions": [{"type": "battle", "winner": None}]}
+    assert old["actions"][0]["troops"] == 4  # the caller's data is not changed

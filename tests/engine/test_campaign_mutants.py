@@ -928,3 +928,47 @@ def test_upgrade_leaves_out_only_what_old_versions_ignored():
     assert cmp.upgrade(old) == {"kind": "campaign", "seed": 3, "setup": {"players": ["A", "B"]}, "position": 1,
                                 "actions": [{"type": "battle", "winner": None}]}
     assert old["actions"][0]["troops"] == 4  # the caller's data is not changed
+
+
+# ---------------------------------------------------------------- the dummy's die (CMP-9, CMP-10, HR-CMP-1)
+
+# HR-CMP-1 in a table: with 2 choices 1–3 takes the first and 4–6 the second; with 3, 1–2, 3–4
+# and 5–6; with 4 or 5 the die shows the choice and a higher roll is rolled again (None).
+HR_CMP_1 = {
+    1: [0, 0, 0, 0, 0, 0],
+    2: [0, 0, 0, 1, 1, 1],
+    3: [0, 0, 1, 1, 2, 2],
+    4: [0, 1, 2, 3, None, None],
+    5: [0, 1, 2, 3, 4, None],
+    6: [0, 1, 2, 3, 4, 5],
+}
+
+
+def test_hr_cmp_1_every_roll_for_every_number_of_choices():
+    """HR-CMP-1: what each face of the die picks among 1 to 6 equal choices."""
+    for choices, picks in HR_CMP_1.items():
+        assert [cmp.die_choice(choices, roll) for roll in range(1, 7)] == picks, choices
+
+
+@pytest.mark.parametrize("candidates,rolls,index,tied", [
+    (["2S", "KD", "9C"], [], 1, [1]),                       # one highest card: no roll
+    (["KS", "2D", "KD"], [4], 2, [0, 2]),                   # two kings: 4–6 takes the second
+    (["KS", "2D", "KD"], [3], 0, [0, 2]),
+    (["AS", "AH", "AD", "AC", "2C"], [6, 5, 3], 2, [0, 1, 2, 3]),  # four: 5 and 6 are rolled again
+    (["QS", "QH", "QD", "3C", "QC", "2H"], [6, 4], 4, [0, 1, 2, 4]),
+    (["10S", "JH", "JD", "JC", "9C"], [2], 1, [1, 2, 3]),   # three: 1–2, 3–4, 5–6
+    (["10S", "JH", "JD", "JC", "9C"], [5], 3, [1, 2, 3]),
+])
+def test_cmp_10_the_dummy_takes_the_highest_card_rolling_between_equals(candidates, rolls, index, tied):
+    """CMP-10: the highest rank (aces high) wins; HR-CMP-1 decides between equal ranks, with
+    rerolls; the rolls are reported as made."""
+    dice = iter(rolls)
+    made = []
+
+    def roll():
+        made.append(next(dice))
+        return made[-1]
+
+    pairs = [("pool", c) for c in candidates]
+    assert cmp.dummy_pick(pairs, roll) == (index, tied, rolls)
+    assert made == rolls

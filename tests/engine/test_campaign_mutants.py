@@ -972,3 +972,74 @@ def test_cmp_10_the_dummy_takes_the_highest_card_rolling_between_equals(candidat
     pairs = [("pool", c) for c in candidates]
     assert cmp.dummy_pick(pairs, roll) == (index, tied, rolls)
     assert made == rolls
+
+
+# ---------------------------------------------------------------- every action's shape, refused in words
+
+CARD_WORDS = " (ranks are 2–10, T, J, Q, K, A; suits S, H, D, C)"
+
+
+def _state_for(where: str):
+    if where == "app":
+        return replay(new())
+    if where == "app-exhaustion":
+        game = new()
+        for _ in range(3):
+            game = apply(game, {"type": "battle", "winner": None})
+        return replay(game)
+    if where == "table-stakes":
+        return replay(table_game())
+    return replay(stakes(table_game()))
+
+
+@pytest.mark.parametrize("where,action,message", [
+    ("app", {"type": "deal", "pool": []}, "A deal action enters what the players' own deck revealed; this campaign is "
+                                          "played with the app's deck, which deals and draws itself"),
+    ("app", {"type": "lay"}, "A lay action enters what the players' own deck revealed; this campaign is played with "
+                             "the app's deck, which deals and draws itself"),
+    ("app", {"type": "battle"}, "A battle action needs its 'winner'"),
+    ("app", {"type": "battle", "winner": None, "troops": None}, "CMP-12: a drawn battle carries no troop points: "
+                                                                "nobody won it"),
+    ("app", {"type": "battle", "winner": 0.0, "troops": 3}, "The winner (0, 1, or null for a drawn battle) must be "
+                                                            "one of 0, 1 (got 0.0)"),
+    ("app", {"type": "battle", "winner": 0, "troops": 5, "x": 1}, "A battle action has no field 'x' (its fields: "
+                                                                  "type, winner, troops)"),
+    ("app", {"type": "take", "stake": 1}, "'stake' (take the loser's stake) must be true or false (got 1)"),
+    ("app", {"type": "take", "pool": "ZZ"}, 'The pool card: Not a card: "ZZ"' + CARD_WORDS),
+    ("app", "x", "An action must be an object with a type"),
+    ("app", {"type": "x"}, "Unknown action type: 'x' (battle, take, roll, negotiate, deal, stakes, refill, lay)"),
+    ("app-exhaustion", {"type": "roll", "dice": [1, 2]}, "CMP-12: the app rolls the exhaustion dice itself: a roll "
+                                                         "carries no dice"),
+    ("app-exhaustion", {"type": "roll", "x": 1}, "A roll action has no field 'x' (its fields: type, dice)"),
+    ("app-exhaustion", {"type": "negotiate", "x": 1}, "A negotiate action has no field 'x' (its fields: type)"),
+    ("app-exhaustion", {"type": "battle", "winner": None}, "CMP-6: roll for exhaustion first (after battle 3: "
+                                                           "P(lower of 2d6 + 3 ≥ 9) = 1/36 = 2.8%)"),
+    ("table", {"type": "negotiate"}, "With your own deck each player lays the cards down at the negotiating table (a "
+                                     "lay action) and the app judges them"),
+    ("table", {"type": "deal"}, "A deal action needs its 'pool'"),
+    ("table", {"type": "deal", "pool": ["AS", "KS"]}, "CMP-1: the pool is four cards (got 2)"),
+    ("table", {"type": "stakes", "stakes": "AS"}, "The stakes must be a list of cards (got 'AS')"),
+    ("table", {"type": "refill", "card": "ZZ"}, 'The new pool card: Not a card: "ZZ"' + CARD_WORDS),
+    ("table", {"type": "lay", "player": 0, "hand": ["AS"], "drawn": "x"}, "The cards drawn must be a list of cards "
+                                                                          "(got 'x')"),
+    ("table", {"type": "roll", "dice": [1, "2"]}, "CMP-6: A die must be a whole number from 1 to 6 (got '2')"),
+    ("table", {"type": "roll", "dice": [1, 2, 3]}, "The exhaustion dice are two dice, e.g. [3, 5] (CMP-6: 2d6)"),
+    ("table", {"type": "roll", "dice": [1, 2], "x": 1}, "A roll action has no field 'x' (its fields: type, dice)"),
+    ("table", {"type": "battle", "winner": None, "x": 1}, "A battle action has no field 'x' (its fields: type, "
+                                                          "winner, troops)"),
+    ("table-stakes", {"type": "stakes", "stakes": ["QS", "QS"]}, "CMP-2: both stakes are the Q♠: a deck has one of "
+                                                                 "each card"),
+    ("table-stakes", {"type": "stakes", "stakes": ["QS", "2C"]}, "CMP-2: the 2♣ cannot be Ben's stake: it is in the "
+                                                                 "pool"),
+    ("table-stakes", {"type": "battle", "winner": None}, "CMP-2: turn up the stakes of battle 1 and enter them first"),
+])
+def test_every_refused_action_says_what_is_wrong(where, action, message):
+    """Issue 20 item 1 (CMP-1 … CMP-12): an action of the wrong shape, of the other deck's
+    kind, or out of its moment is refused with this exact message; the state is unchanged."""
+    state = _state_for(where)
+    with pytest.raises((ActionError, RuleError)) as refused:
+        cmp.normalize_action(state, action)
+    assert str(refused.value) == message
+    with pytest.raises((ActionError, RuleError)) as again:
+        cmp.step(state, action, None, random.Random(1))
+    assert str(again.value) == message

@@ -8,6 +8,7 @@ message, the status and history lines. Odds are checked against enumerating ever
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from dataclasses import replace
 
 import pytest
@@ -1043,3 +1044,36 @@ def test_every_refused_action_says_what_is_wrong(where, action, message):
     with pytest.raises((ActionError, RuleError)) as again:
         cmp.step(state, action, None, random.Random(1))
     assert str(again.value) == message
+
+
+def test_cmp_6_odds_text_for_every_battle_matches_the_dice():
+    """CMP-6: the chance after each battle, counted over the 36 rolls of two dice, in words."""
+    for battles in range(0, 12):
+        ways = sum(1 for a in range(1, 7) for b in range(1, 7) if min(a, b) + battles >= 9)
+        assert cmp.exhaustion_chance(battles) == Fraction(ways, 36)
+        percent = Fraction(ways * 100, 36)
+        shown = str(percent.numerator) if percent.denominator == 1 else f"{float(percent):.1f}"
+        assert cmp.exhaustion_odds_text(battles) == \
+            f"after battle {battles}: P(lower of 2d6 + {battles} ≥ 9) = {ways}/36 = {shown}%"
+    assert cmp.exhaustion_odds_text(5) == "after battle 5: P(lower of 2d6 + 5 ≥ 9) = 9/36 = 25%"
+    assert cmp.exhaustion_odds_text(3) == "after battle 3: P(lower of 2d6 + 3 ≥ 9) = 1/36 = 2.8%"
+
+
+def test_moves_out_of_their_moment_say_what_comes_first():
+    """CMP-4, CMP-7: the spoils come before anything else; at the table nothing but the table;
+    after the treaty, nothing (CMP-7 with the result)."""
+    game = apply(new(), {"type": "battle", "winner": 1, "troops": 2})
+    with pytest.raises(RuleError) as refused:
+        apply(game, {"type": "roll"})
+    assert str(refused.value) == "CMP-4: Ben first takes the spoils of battle 1"
+    game = finished_by_treaty(False)
+    table = games.goto(game, len(game.actions) - 1)
+    with pytest.raises(RuleError) as refused:
+        apply(table, {"type": "battle", "winner": None})
+    assert str(refused.value) == "CMP-7: both sides are exhausted: they go to the negotiating table"
+    state = replay(game)
+    with pytest.raises(RuleError) as refused:
+        apply(game, {"type": "negotiate"})
+    assert str(refused.value) == f"CMP-7: the campaign is over. {state.result}"
+    assert state.result in (f"{state.name(state.winner)} wins the war at the negotiating table." if state.winner
+                            is not None else "", "The treaty is a draw: equal hands.")

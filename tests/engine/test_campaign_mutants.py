@@ -1077,3 +1077,35 @@ def test_moves_out_of_their_moment_say_what_comes_first():
     assert str(refused.value) == f"CMP-7: the campaign is over. {state.result}"
     assert state.result in (f"{state.name(state.winner)} wins the war at the negotiating table." if state.winner
                             is not None else "", "The treaty is a draw: equal hands.")
+
+
+# ---------------------------------------------------------------- a player's odds (CMP-7, CMP-9)
+
+
+@pytest.mark.parametrize("dummy", [False, True])
+def test_treaty_chances_count_only_what_each_side_may_know(dummy):
+    """CMP-7/CMP-9: a player's chances use the own cards and draw over every card that player has
+    not seen; the dummy's use only its face-up cards, its hidden cards as unseen ones, and its
+    extra card. A spectator's copy, your own deck and a finished campaign show none."""
+    from tests.engine.test_campaign_referee import advance
+
+    game = advance(new(seed=21, dummy=dummy), random.Random(21), lambda s: s.battle == 3 and s.phase == "battle")
+    state = replay(game)
+    own = state.hands[0] + (state.stakes[0],)
+    seen = set(own) | set(state.pool) | set(state.seen)
+    assert cmp.treaty_chances(state, 0) == cmp.treaty_odds(own, [c for c in DECK if c not in seen])
+    assert cmp.visible_cards(state, 0) == frozenset(seen)
+    assert cmp.player_cards(state, 0) == state.hands[0] + (state.stakes[0],)
+    if dummy:
+        face_up = state.known[1] + (state.stakes[1],)
+        hidden = state.counts[1] - len(state.known[1])
+        others = [c for c in DECK if c not in state.seen and c not in state.pool]
+        assert cmp.treaty_chances(state, 1) == cmp.treaty_odds(face_up, others, hidden=hidden, extra=1)
+    else:
+        theirs = state.hands[1] + (state.stakes[1],)
+        seen1 = set(theirs) | set(state.pool) | set(state.seen)
+        assert cmp.treaty_chances(state, 1) == cmp.treaty_odds(theirs, [c for c in DECK if c not in seen1])
+    assert cmp.treaty_chances(replay(cmp.public_game(game)), 0) == {}
+    assert cmp.treaty_chances(replay(stakes(table_game())), 0) == {}
+    assert cmp.treaty_chances(replay(finished_by_treaty(dummy)), 0) == {}
+    assert cmp.treaty_chances(replace(state, hands=((), state.hands[1]), stakes=(None, state.stakes[1])), 0) == {}

@@ -1109,3 +1109,21 @@ def test_treaty_chances_count_only_what_each_side_may_know(dummy):
     assert cmp.treaty_chances(replay(stakes(table_game())), 0) == {}
     assert cmp.treaty_chances(replay(finished_by_treaty(dummy)), 0) == {}
     assert cmp.treaty_chances(replace(state, hands=((), state.hands[1]), stakes=(None, state.stakes[1])), 0) == {}
+
+
+@pytest.mark.parametrize("hand0,hand1,last", [("KS", "2H 3H 4H", "Anna"), ("KS", "2H", "Anna and Ben"),
+                                              ("KS QS", "2H", "Ben"), ("KS QS", "2H 3H", None)])
+def test_cmp_2_the_last_card_is_announced_with_its_stake(hand0, hand1, last):
+    """CMP-2: a player with one card left stakes it, and the log says that losing it loses the
+    campaign."""
+    from tests.engine.test_campaign import table_state
+
+    state = table_state(hand0, hand1, "5C 6C 7C 8C", "9D 10D JD QD", battle=2)
+    state = cmp._draw_stakes(state, random.Random(1))
+    text = state.log[-1].text
+    if last is None:
+        assert "last card" not in text
+    else:
+        assert text.endswith(f" (picked at random); last card for {last}: losing it loses the campaign")
+    if len(cards(hand0)) == 1:
+        assert state.stakes[0] == cards(hand0)[0] and state.counts[0] == 0

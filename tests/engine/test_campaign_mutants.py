@@ -264,6 +264,11 @@ def check_log_line(state, entry, names) -> None:
         assert battles == plus and int(lower) == min(int(first), int(second))
         assert int(total) == int(lower) + int(battles)
         assert (sign == "≥") == (int(total) >= 9) == verdict.startswith("both sides")
+    if rule == "CMP-9":  # the dummy's draws: up to five first only when it was short of five
+        assert text.endswith("up to five (CMP-7) and one extra card" if len(shown) > 1 else "— one extra card")
+    if rule == "CMP-3":  # decisive from 8 troop points (CMP-3)
+        troops = int(re.search(r"\((\d+) troop", text).group(1))
+        assert ("a decisive victory" in text) == (troops >= 8)
     if rule == "CMP-6" and text.startswith("No exhaustion roll"):
         battles, plus, total = match.groups()
         assert battles == plus and int(total) == 1 + int(battles) >= 9

@@ -33,7 +33,7 @@ def agrees(cards) -> Hand:
     hand = best_hand(cards)
     strength, ranks = ref_best(cards)
     assert (hand.category, hand.ranks) == (CATEGORIES[8 - strength], ranks), [str(c) for c in cards]
-    assert ref_five(hand.cards) == (strength, ranks) and set(hand.cards) <= set(cards)
+    assert len(hand.cards) == 5 and ref_five(hand.cards) == (strength, ranks) and set(hand.cards) <= set(cards)
     return hand
 
 
@@ -277,3 +277,20 @@ def test_category_index_refuses_what_is_not_a_category(bad):
     with pytest.raises(HandError) as err:
         category_index(bad)
     assert str(err.value) == f"Not a poker hand category: {bad!r} (one of {', '.join(CATEGORIES)})"
+
+
+@pytest.mark.parametrize("text,used", [
+    ("KS KD KH 7C 7S 7D", "KS KD KH 7C 7S"),          # two trips: the first two of the lower three
+    ("7D 7C KS 7S KD KH", "KS KD KH 7D 7C"),
+    ("AS AH KH QH JH 9H", "AH KH QH JH 9H"),          # the flush, not the ace of spades given first
+    ("9S 9H 9D 9C 2C KS KD", "9S 9H 9D 9C KS"),       # quads: the first king is the kicker
+    ("QD QS 8C 8H 8D 8S 3C", "8C 8H 8D 8S QD"),
+    ("5C 5D 5H 4S 4C 4D 2S", "5C 5D 5H 4S 4C"),
+    ("JS JH 4D 4C 4S 9H 9C", "4D 4C 4S JS JH"),       # trips with two pairs: the higher pair
+    ("2S 3D 4C 5H 6S 6D 7H", "7H 6S 5H 4C 3D"),       # a straight takes the first six given
+])
+def test_cmp_8_a_hand_uses_the_first_given_of_equal_cards(text, used):
+    """CMP-8: the five cards used, most significant first; among equal cards the one given first
+    (suits never count, but the table shows real cards)."""
+    hand = agrees(parse_cards(text))
+    assert [c.token for c in hand.cards] == used.split()

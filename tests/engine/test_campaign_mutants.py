@@ -1132,3 +1132,39 @@ def test_cmp_2_the_last_card_is_announced_with_its_stake(hand0, hand1, last):
         assert text.endswith(f" (picked at random); last card for {last}: losing it loses the campaign")
     if len(cards(hand0)) == 1:
         assert state.stakes[0] == cards(hand0)[0] and state.counts[0] == 0
+
+
+@pytest.mark.parametrize("cut,rule", [("stakes", "CMP-2"), ("refills", "CMP-4"), ("dice", "CMP-6"), ("table", "CMP-7")])
+def test_a_copy_missing_a_revealed_fact_ends_where_its_facts_end(cut, rule):
+    """A spectator's copy replays only what was revealed: with one stake, pool card, die or the
+    table missing, it stops there, under that fact's clause, saying why."""
+    from tests.engine.test_campaign_referee import tampered
+
+    game = finished_by_treaty(True)
+    reveal = cmp.public_game(game).setup["reveal"]
+    changes = {"table": None, "drawn": None} if cut == "table" else {cut: reveal[cut][:-1]}
+    with pytest.raises(RuleError) as refused:
+        replay(tampered(game, **changes))
+    assert refused.value.rule_id == rule
+    assert str(refused.value).startswith(f"{rule}: this spectator view ends here: the link shows only what had "
+                                         "happened when it was shared (step ")
+
+
+def test_a_new_campaign_deals_sorted_hands_and_keeps_the_rest_as_the_deck():
+    """CMP-1: six cards each (shown highest first, then ♠ ♥ ♦ ♣), four in the pool, 36 in the
+    deck; every card once; the pool is revealed history, the hands are not."""
+    for seed in range(6):
+        game = new(seed=seed)
+        state = replay(game)
+        for p in (0, 1):
+            held = state.cards_of(p)
+            assert len(held) == 6 and state.counts[p] == 5 and state.card_count(p) == 6
+            order = [(-int(c.rank), "SHDC".index(str(c.suit))) for c in state.hands[p]]
+            assert order == sorted(order)
+        assert len(state.pool) == 4 and len(state.deck) == 36 and cmp.deck_left(state) == 36
+        every = list(state.hands[0]) + list(state.hands[1]) + list(state.pool) + list(state.deck) + list(state.stakes)
+        assert sorted(map(str, every)) == sorted(map(str, DECK))
+        assert state.history["pool"] == [str(c) for c in state.pool]
+        assert state.history["stakes"] == [[str(s) for s in state.stakes]]
+        assert state.seen == frozenset(state.pool) | frozenset(state.stakes)
+        assert state.phase == "battle" and state.battle == 1 and state.fought == 0

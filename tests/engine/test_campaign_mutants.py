@@ -1168,3 +1168,44 @@ def test_a_new_campaign_deals_sorted_hands_and_keeps_the_rest_as_the_deck():
         assert state.history["stakes"] == [[str(s) for s in state.stakes]]
         assert state.seen == frozenset(state.pool) | frozenset(state.stakes)
         assert state.phase == "battle" and state.battle == 1 and state.fought == 0
+
+
+class Dice(random.Random):
+    """A generator whose d6 rolls are the given ones (the dummy's die, HR-CMP-1)."""
+
+    def __init__(self, rolls):
+        super().__init__(0)
+        self.rolls = list(rolls)
+
+    def randint(self, a, b):
+        assert (a, b) == (1, 6)
+        return self.rolls.pop(0)
+
+
+def test_cmp_9_hr_cmp_1_the_dummys_choice_between_equals_is_logged_with_its_rolls():
+    """CMP-9/CMP-10/HR-CMP-1: the dummy takes the highest card it may; between equal ones the
+    die decides (a roll too high is rolled again), and the log names the choices and the rolls."""
+    from tests.engine.test_campaign import table_state, with_stakes
+
+    base = with_stakes(table_state("KS 2C 3C", "4H 5H 6H", "KD JD KC KH", "7S 7D", dummy=True), "KS", "4H")
+    state = cmp.step(base, {"type": "battle", "winner": 1, "troops": 2}, None, Dice([6, 5, 2]))
+    assert ("Ben takes the K♦ from the pool — the highest card it may take (CMP-9, CMP-10); "
+                                  "equal choices between the K♠ (Anna's stake) and the K♦ (pool) and the K♣ (pool) "
+                                  "and the K♥ (pool): it rolls 6, then 5, then 2 → the K♦ (HR-CMP-1)") in \
+        [e.text for e in state.log]
+    assert parse_card("KD") in state.cards_of(1) and parse_card("KS") in state.cards_of(0)
+    assert state.pool == cards("7S JD KC KH")
+    state = cmp.step(base, {"type": "battle", "winner": 1, "troops": 2}, None, Dice([1]))
+    assert ("Ben takes Anna's stake, the K♠ — the highest card it may take (CMP-9, CMP-10); "
+                                  "equal choices between the K♠ (Anna's stake) and the K♦ (pool) and the K♣ (pool) "
+                                  "and the K♥ (pool): it rolls 1 → the K♠ (HR-CMP-1)") in \
+        [e.text for e in state.log]
+    assert state.pool == cards("KD JD KC KH") and parse_card("KS") in state.cards_of(1)
+    state = cmp.step(base, {"type": "battle", "winner": 1, "troops": 8}, None, Dice([4]))
+    texts = [e.text for e in state.log]
+    assert ("Ben takes Anna's stake, the K♠ — decisive, so the stake and the highest pool card (CMP-9, CMP-10); "
+            "equal choices between the K♦ (pool) and the K♣ (pool) and the K♥ (pool): it rolls 4 → the K♣ "
+            "(HR-CMP-1)") in texts
+    assert "Ben takes the K♣ from the pool" in texts
+    assert {parse_card("KS"), parse_card("KC")} <= set(state.cards_of(1)) and state.pool == cards("KD JD 7S KH")
+    assert state.history["dice"] == [4]

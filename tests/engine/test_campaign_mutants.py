@@ -1209,3 +1209,29 @@ def test_cmp_9_hr_cmp_1_the_dummys_choice_between_equals_is_logged_with_its_roll
     assert "Ben takes the K♣ from the pool" in texts
     assert {parse_card("KS"), parse_card("KC")} <= set(state.cards_of(1)) and state.pool == cards("KD JD 7S KH")
     assert state.history["dice"] == [4]
+
+
+def test_public_game_keeps_the_moves_and_the_face_up_facts_only():
+    """A spectator's copy: the moves in force (no redo stack), seed 0, and in the setup the facts
+    shown face up — pool, stakes, refills, dice, and the table once reached; with your own deck,
+    only the dice the app rolled (the cards are in the entries)."""
+    game = finished_by_treaty(False)
+    state = replay(game)
+    back = games.undo(games.undo(game))
+    copy = cmp.public_game(back)
+    assert copy.seed == 0 and copy.position == len(copy.actions) == back.position
+    assert list(copy.actions) == list(back.actions[:back.position])
+    reveal = copy.setup["reveal"]
+    assert set(reveal) == {"pool", "stakes", "refills", "dice"} and copy.setup["spectator"] is True
+    assert copy.setup["players"] == ["Anna", "Ben"] and copy.setup["dummy"] is False
+    assert reveal["pool"] == state.history["pool"]
+    full = cmp.public_game(game).setup["reveal"]
+    assert full["table"] == [[str(c) for c in cards_] for cards_ in state.treaty.cards]
+    assert full["drawn"] == [[str(c) for c in d] for d in state.treaty.drawn]
+    assert full["dice"] == [d for roll in state.rolls for d in roll.dice]
+    assert cmp.public_game(cmp.public_game(game)).setup == cmp.public_game(game).setup  # a copy of a copy
+    own = stakes(table_game())
+    own = apply(own, {"type": "battle", "winner": None})
+    own_copy = cmp.public_game(own)
+    assert own_copy.setup["reveal"] == {"dice": []} and own_copy.setup["deck"] == "table"
+    assert list(own_copy.actions) == list(own.actions)

@@ -1235,3 +1235,34 @@ def test_public_game_keeps_the_moves_and_the_face_up_facts_only():
     own_copy = cmp.public_game(own)
     assert own_copy.setup["reveal"] == {"dice": []} and own_copy.setup["deck"] == "table"
     assert list(own_copy.actions) == list(own.actions)
+
+
+@pytest.mark.parametrize("dummy", [False, True])
+def test_cmp_7_cmp_8_the_table_shows_every_card_and_judges_the_best_hands(dummy):
+    """CMP-7/CMP-8 (CMP-9): at the table each side's cards are all shown (and become seen and
+    known), the best hands are made from them, the better one wins the war, equal ones draw."""
+    for seed in range(4):
+        game = finished_by_treaty(dummy) if seed == 0 else None
+        if game is None:
+            from tests.engine.test_campaign_referee import advance
+
+            game = advance(new(seed=100 + seed, dummy=dummy), random.Random(seed), limit=80)
+            if replay(game).treaty is None:
+                continue
+        before = replay(games.goto(game, len(game.actions) - 1))
+        state = replay(game)
+        treaty = state.treaty
+        for p in (0, 1):
+            assert set(treaty.cards[p]) == set(before.cards_of(p)) | set(treaty.drawn[p])
+            assert treaty.hands[p] == cmp.best_hand(treaty.cards[p])
+            assert state.counts[p] == len(treaty.cards[p]) and state.known[p] == treaty.cards[p]
+            assert set(treaty.cards[p]) <= state.seen
+            assert len(treaty.drawn[p]) == max(0, 5 - before.card_count(p)) + (1 if dummy and p == 1 else 0)
+        assert treaty.drawn[0] + treaty.drawn[1] == before.deck[:len(treaty.drawn[0]) + len(treaty.drawn[1])]
+        a, b = treaty.hands
+        assert treaty.winner == (None if a == b else 0 if a > b else 1) == state.winner
+        assert state.result == ("The treaty is a draw: equal hands." if state.winner is None else
+                                f"{state.name(state.winner)} wins the war at the negotiating table.")
+        assert state.history["table"] == [[str(c) for c in t] for t in treaty.cards]
+        assert state.phase == "over" and cmp.status(state) == state.result
+        assert cmp.deck_left(state) == 52 - len(treaty.cards[0]) - len(treaty.cards[1]) - len(state.pool)

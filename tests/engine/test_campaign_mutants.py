@@ -1266,3 +1266,39 @@ def test_cmp_7_cmp_8_the_table_shows_every_card_and_judges_the_best_hands(dummy)
         assert state.history["table"] == [[str(c) for c in t] for t in treaty.cards]
         assert state.phase == "over" and cmp.status(state) == state.result
         assert cmp.deck_left(state) == 52 - len(treaty.cards[0]) - len(treaty.cards[1]) - len(state.pool)
+
+
+WHOLE = "CMP-12: troop points are a whole number from 0 to 999"
+
+
+@pytest.mark.parametrize("troops,message", [
+    (-1, "CMP-12: troop points cannot be negative (−1): count the points of Ben's troops still in play, 0 or more"),
+    (-999_999, "CMP-12: troop points cannot be negative (−999999): count the points of Ben's troops still in play, "
+               "0 or more"),
+    (-10**6, "CMP-12: troop points cannot be negative (a negative number): count the points of Ben's troops still "
+             "in play, 0 or more"),
+    (1000, "CMP-12: 1000 troop points is more than the 999 a battle can record: check the count"),
+    (999_999, "CMP-12: 999999 troop points is more than the 999 a battle can record: check the count"),
+    (10**6, "CMP-12: a huge number troop points is more than the 999 a battle can record: check the count"),
+    (2.5, f"{WHOLE}; 2.5 is not"),
+    (12345.5, f"{WHOLE}; 12345.5 is not"),
+    (-0.5, f"{WHOLE}; -0.5 is not"),
+    (1e6 + 0.5, f"{WHOLE}; that is not"),
+    (float("inf"), f"{WHOLE}; that is not"),
+    (float("nan"), f"{WHOLE}; that is not"),
+    ("", f"{WHOLE}; that is not"),
+    ("9", f'{WHOLE}; "9" is not'),
+    ("x" * 20, f'{WHOLE}; "{"x" * 20}" is not'),
+    ("x" * 21, f"{WHOLE}; that is not"),
+    ("a\nb", f"{WHOLE}; that is not"),
+    (True, f"{WHOLE}; that is not"),
+    ([], f"{WHOLE}; that is not"),
+    (3.0, f"{WHOLE} (write 3, not 3.0)"),
+    (None, "CMP-12: enter the troop points Ben has left in play: a whole number from 0 to 999 (0 if none are left)"),
+])
+def test_cmp_12_troop_points_refused_in_words_a_player_reads(troops, message):
+    """CMP-12: the winner's troop points are a whole number from 0 to 999; anything else is refused
+    saying what was typed (short, printable text only; huge numbers are not spelled out)."""
+    with pytest.raises(RuleError) as refused:
+        cmp.normalize_action(replay(new()), {"type": "battle", "winner": 1, "troops": troops})
+    assert str(refused.value) == message

@@ -1302,3 +1302,21 @@ def test_cmp_12_troop_points_refused_in_words_a_player_reads(troops, message):
     with pytest.raises(RuleError) as refused:
         cmp.normalize_action(replay(new()), {"type": "battle", "winner": 1, "troops": troops})
     assert str(refused.value) == message
+
+
+@pytest.mark.parametrize("dummy", [False, True])
+def test_a_campaign_with_your_own_deck_starts_with_counts_only(dummy):
+    """Issue 18 (CMP-1): with the players' own deck the app knows no hand: six cards counted for
+    each, no pool until it is entered, and nothing in the deck it could draw."""
+    state = replay(new(dummy=dummy, deck="table"))
+    assert state.phase == "deal" and state.battle == 0 and state.deck_mode == "table" and state.table_deck
+    assert state.hands == ((), ()) and state.counts == (6, 6) and state.pool == () and state.deck == ()
+    assert not state.hands_known and not state.public and state.history == {}
+    assert cmp.deck_left(state) == 52 - 12 and cmp.player_cards(state, 0) == ()
+    state = replay(table_game(dummy))
+    assert state.pool == cards("AS KH 7D 2C") and state.seen == frozenset(cards("AS KH 7D 2C"))
+    assert state.history["pool"] == ["AS", "KH", "7D", "2C"] and state.phase == "stakes" and state.battle == 1
+    assert cmp.deck_left(state) == 52 - 12 - 4
+    with pytest.raises(cmp.CampaignError) as refused:
+        cmp.normalize_action(state, {"type": "negotiate"}, [1])
+    assert str(refused.value) == "The rules settings must be an object (the campaign has no variants)"

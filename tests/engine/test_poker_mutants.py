@@ -283,6 +283,8 @@ def test_category_index_refuses_what_is_not_a_category(bad):
     ("KS KD KH 7C 7S 7D", "KS KD KH 7C 7S"),          # two trips: the first two of the lower three
     ("7D 7C KS 7S KD KH", "KS KD KH 7D 7C"),
     ("AS AH KH QH JH 9H", "AH KH QH JH 9H"),          # the flush, not the ace of spades given first
+    ("AH AS KS QS JS 9S 9D", "AS KS QS JS 9S"),       # a flush in spades too
+    ("KC 9D QD JD 10D 8D KD", "KD QD JD 10D 9D"),     # a straight flush in diamonds, not the K♣
     ("9S 9H 9D 9C 2C KS KD", "9S 9H 9D 9C KS"),       # quads: the first king is the kicker
     ("QD QS 8C 8H 8D 8S 3C", "8C 8H 8D 8S QD"),
     ("5C 5D 5H 4S 4C 4D 2S", "5C 5D 5H 4S 4C"),

@@ -443,7 +443,8 @@ def _run(mask: int) -> bool:
 
 def _rank_strength(counts: Mapping[int, int]) -> int:
     """CMP-8 without suits: the category the ranks alone make (quads … high card)."""
-    pairs = trips = 0
+    pairs = 0
+    trips = False
     mask = 0
     for rank, count in counts.items():
         if count:
@@ -453,7 +454,7 @@ def _rank_strength(counts: Mapping[int, int]) -> int:
             if count >= 2:
                 pairs += 1
                 if count == 3:
-                    trips += 1
+                    trips = True
     if trips and pairs >= 2:
         return _FULL
     if _run(mask):
@@ -512,7 +513,7 @@ def _joint(group: tuple[int, ...], taken: list[tuple[int, int]], avail: Mapping[
                     new = tuple(mask | (1 << rank) if sub >> s & 1 else mask for s, mask in zip(group, masks))
                     walk(i + 1, new, ways * rest)
             if sub == 0:
-                break
+                return  # every subset tried
             sub = (sub - 1) & chosen_from
 
     walk(0, tuple(0 for _ in group), 1)

@@ -736,6 +736,9 @@ def test_treaty_odds_match_every_draw_in_flush_and_straight_heavy_decks():
     ("", "AH KH QH JH 10H 9D 9C", 1),
     ("2S 3S 4H 5H", "6S 7S 6H 7H 8S 8H AD", 1),    # two suits near a straight flush each
     ("KD", "AD QD JD 10D 9D 2C 3C 4C 5C", 0),
+    ("2S 3S 4S 5S 6S", "7S AS KH 9D 2C", 1),        # five held already a straight flush, one extra card
+    ("2S 3S 4S 5S 6S 9H", "7S AS KH 9D 2C", 2),
+    ("2S 3S 4S 5S 7S KD", "6S AS KH 9D 2C", 1),     # the extra card may complete it
 ])
 def test_treaty_odds_straight_flush_paths_match_every_draw(own, unseen, extra):
     """CMP-8: a straight flush counts once, above the flush and the straight it also is."""

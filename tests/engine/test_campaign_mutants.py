@@ -1135,7 +1135,7 @@ def test_cmp_2_the_last_card_is_announced_with_its_stake(hand0, hand1, last):
 
 @pytest.mark.parametrize("cut,rule", [("stakes", "CMP-2"), ("refills", "CMP-4"), ("dice", "CMP-6"), ("table", "CMP-7")])
 def test_a_copy_missing_a_revealed_fact_ends_where_its_facts_end(cut, rule):
-    """A spectator's copy replays only what was revealed: with one stake, pool card, die or the
+    """CMP-2/CMP-4/CMP-6/CMP-7 (issue 20): a spectator's copy replays only what was revealed: with one stake, pool card, die or the
     table missing, it stops there, under that fact's clause, saying why."""
     from tests.engine.test_campaign_referee import tampered
 
@@ -1211,7 +1211,7 @@ def test_cmp_9_hr_cmp_1_the_dummys_choice_between_equals_is_logged_with_its_roll
 
 
 def test_public_game_keeps_the_moves_and_the_face_up_facts_only():
-    """A spectator's copy: the moves in force (no redo stack), seed 0, and in the setup the facts
+    """Issue 20 (CMP-1 … CMP-8 facts): a spectator's copy: the moves in force (no redo stack), seed 0, and in the setup the facts
     shown face up — pool, stakes, refills, dice, and the table once reached; with your own deck,
     only the dice the app rolled (the cards are in the entries)."""
     game = finished_by_treaty(False)

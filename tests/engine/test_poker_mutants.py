@@ -169,7 +169,7 @@ def test_a_hand_keeps_its_cards_and_category_index():
 
 
 def test_a_hand_survives_pickle_and_copy_and_cannot_be_changed():
-    """A hand is a value: pickled or copied it is the same hand with the same cards; it
+    """CMP-8 (issue 20): a hand is a value: pickled or copied it is the same hand with the same cards; it
     refuses changes and deletions (a hand cannot be changed)."""
     hand = best_hand(parse_cards("QS QD QH 4C 4S 2D 9H"))
     for again in (pickle.loads(pickle.dumps(hand)), copy.copy(hand), copy.deepcopy(hand)):
@@ -184,7 +184,7 @@ def test_a_hand_survives_pickle_and_copy_and_cannot_be_changed():
 
 
 def test_the_name_of_a_hand_is_its_category_capitalised():
-    """The heading of a hand (its category with a capital letter), for every category."""
+    """CMP-8: the heading of a hand (its category with a capital letter), for every category."""
     names = {best_hand(parse_cards(t)).name for t in (
         "2S 3S 4S 5S 6S", "2S 2H 2D 2C 3S", "2S 2H 2D 3C 3S", "2H 3H 4H 5H 7H", "2S 3H 4D 5C 6S",
         "2S 2H 2D 3C 4S", "2S 2H 3D 3C 4S", "2S 2H 3D 4C 5S", "AS KH QD JC 9S")}
@@ -196,7 +196,7 @@ def test_the_name_of_a_hand_is_its_category_capitalised():
 
 
 def test_hand_constructor_accepts_a_true_description_of_any_category():
-    """Hand(category, cards, ranks) is the hand best_hand finds, from Cards or tokens, with
+    """CMP-8: Hand(category, cards, ranks) is the hand best_hand finds, from Cards or tokens, with
     ranks from 2 (two) to 14 (ace)."""
     for text in ("2S 3S 4S 5S 6S", "AS AH AD AC 2S", "2H 2D 2C AS AH", "AH 9H 7H 5H 2H", "10S JH QD KC AS"):
         cards = parse_cards(text)
@@ -234,7 +234,7 @@ def test_hand_constructor_refuses_parts_that_do_not_fit(category, text, ranks, m
     (5, "Not a list of cards: int (give cards like AS KH 10D)"),
 ])
 def test_hand_constructor_refuses_what_is_not_a_list_of_cards(cards, message):
-    """A Python caller learns how to give the cards."""
+    """CMP-7 (issue 20, one bad-input contract): a Python caller learns how to give the cards."""
     with pytest.raises(HandError) as err:
         Hand("two pairs", cards, (13, 13, 7, 7, 14))
     assert str(err.value) == message
@@ -258,14 +258,14 @@ def test_hand_constructor_refuses_what_is_not_a_list_of_cards(cards, message):
     (parse_cards("2C 5C 9S") + [None, None], "Not a card: None (ranks are 2–10, T, J, Q, K, A; suits S, H, D, C)"),
 ])
 def test_best_hand_refuses_bad_cards_saying_why(cards, message):
-    """A caller learns what is wrong (a card twice in any suit, too few, not a list, not a card)."""
+    """CMP-7 (issue 20): a caller learns what is wrong (a card twice in any suit, too few, not a list, not a card)."""
     with pytest.raises(HandError) as err:
         best_hand(cards)
     assert str(err.value) == message
 
 
 def test_best_hand_takes_any_iterable_and_mixed_cards_and_tokens():
-    """Cards as Card values or tokens alike, in a list, tuple, generator or set."""
+    """CMP-7 (issue 20 item 3): cards as Card values or tokens alike, in a list, tuple, generator or set."""
     cards = parse_cards("KS KD 7H 7C AS 2D 3C")
     want = best_hand(cards)
     assert best_hand(tuple(cards)) == want and best_hand(c for c in cards) == want

@@ -1111,6 +1111,7 @@ def test_treaty_chances_count_only_what_each_side_may_know(dummy):
         assert cmp.treaty_chances(state, 1) == cmp.treaty_odds(theirs, [c for c in DECK if c not in seen1])
     assert cmp.treaty_chances(replay(cmp.public_game(game)), 0) == {}
     assert cmp.treaty_chances(replay(stakes(table_game())), 0) == {}
+    assert cmp.treaty_chances(replay(stakes(table_game(dummy=True))), 1) == {}  # the app never knows a hand
     assert cmp.treaty_chances(replay(finished_by_treaty(dummy)), 0) == {}
     assert cmp.treaty_chances(replace(state, hands=((), state.hands[1]), stakes=(None, state.stakes[1])), 0) == {}
 

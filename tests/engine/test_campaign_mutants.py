@@ -739,6 +739,8 @@ def test_treaty_odds_match_every_draw_in_flush_and_straight_heavy_decks():
     ("2S 3S 4S 5S 6S", "7S AS KH 9D 2C", 1),        # five held already a straight flush, one extra card
     ("2S 3S 4S 5S 6S 9H", "7S AS KH 9D 2C", 2),
     ("2S 3S 4S 5S 7S KD", "6S AS KH 9D 2C", 1),     # the extra card may complete it
+    ("2H 3H 4H 5H 3D 4D 5D 6D 9C", "6H 7D 2D 7H AH KD QC 5C 6C 7C 8C 10C", 2),  # two flushes, no spade
+    ("2H 3H 4H 5H 3D 4D 5D 6D 9C", "6H 7D 2D 7H AH KD QC 5C 6C 7C 8C 10C", 3),
 ])
 def test_treaty_odds_straight_flush_paths_match_every_draw(own, unseen, extra):
     """CMP-8: a straight flush counts once, above the flush and the straight it also is."""

@@ -996,6 +996,8 @@ def _state_for(where: str):
         return replay(game)
     if where == "table-stakes":
         return replay(table_game())
+    if where == "table-deal":
+        return replay(new(deck="table"))
     return replay(stakes(table_game()))
 
 
@@ -1024,6 +1026,7 @@ def _state_for(where: str):
     ("table", {"type": "negotiate"}, "With your own deck each player lays the cards down at the negotiating table (a "
                                      "lay action) and the app judges them"),
     ("table", {"type": "deal"}, "A deal action needs its 'pool'"),
+    ("table-deal", {"type": "deal", "pool": "AS"}, "The pool must be a list of cards (got 'AS')"),
     ("table", {"type": "deal", "pool": ["AS", "KS"]}, "CMP-1: the pool is four cards (got 2)"),
     ("table", {"type": "stakes", "stakes": "AS"}, "The stakes must be a list of cards (got 'AS')"),
     ("table", {"type": "refill", "card": "ZZ"}, 'The new pool card: Not a card: "ZZ"' + CARD_WORDS),

@@ -443,7 +443,8 @@ def _run(mask: int) -> bool:
 
 def _rank_strength(counts: Mapping[int, int]) -> int:
     """CMP-8 without suits: the category the ranks alone make (quads … high card)."""
-    pairs = trips = 0
+    pairs = 0
+    trips = False
     mask = 0
     for rank, count in counts.items():
         if count:
@@ -453,7 +454,7 @@ def _rank_strength(counts: Mapping[int, int]) -> int:
             if count >= 2:
                 pairs += 1
                 if count == 3:
-                    trips += 1
+                    trips = True
     if trips and pairs >= 2:
         return _FULL
     if _run(mask):
@@ -512,7 +513,7 @@ def _joint(group: tuple[int, ...], taken: list[tuple[int, int]], avail: Mapping[
                     new = tuple(mask | (1 << rank) if sub >> s & 1 else mask for s, mask in zip(group, masks))
                     walk(i + 1, new, ways * rest)
             if sub == 0:
-                break
+                return  # every subset tried
             sub = (sub - 1) & chosen_from
 
     walk(0, tuple(0 for _ in group), 1)
@@ -670,7 +671,7 @@ def treaty_odds(own: Iterable[Card | str], unseen: Iterable[Card | str], *, hidd
 def _article(category: str) -> str:
     if category == "two pairs":
         return category
-    return ("an " if category[0] in "aeiou" else "a ") + category
+    return "a " + category  # no CMP-8 category starts with a vowel
 
 
 def compare_hands(first: Hand, second: Hand, names: tuple[str, str]) -> tuple[int | None, str]:
@@ -1003,8 +1004,8 @@ def _refill_pool(state: CampaignState, at: int, entered: Card | None = None) -> 
     return _log(state, f"The {card.label} is drawn from the deck into the pool", "CMP-4", (card,))
 
 
-def _settle(state: CampaignState, winner: int, troops: int, decisive: bool, take_stake: bool,
-            pool_card: Card | None, rng: random.Random | None, why: str = "") -> CampaignState:
+def _settle(state: CampaignState, winner: int, take_stake: bool, pool_card: Card | None,
+            rng: random.Random | None, why: str = "") -> CampaignState:
     """CMP-4/CMP-5/CMP-2: move the spoils, return the stakes, refill the pool, check the last card."""
     loser = 1 - winner
     win, lose = state.name(winner), state.name(loser)
@@ -1075,8 +1076,7 @@ def spoils_choices(state: CampaignState) -> dict[str, Any]:
             "pool": state.pool, "both": decisive}
 
 
-def _dummy_takes(state: CampaignState, troops: int, decisive: bool,
-                 rng: random.Random | None) -> CampaignState:
+def _dummy_takes(state: CampaignState, decisive: bool, rng: random.Random | None) -> CampaignState:
     """CMP-9/CMP-10 (HR-CMP-1): the dummy takes the highest card or cards it may."""
     human = 0
     stake = state.stakes[human]
@@ -1100,13 +1100,13 @@ def _dummy_takes(state: CampaignState, troops: int, decisive: bool,
         pool_card = pool[index][1]
         why = (f" — decisive, so the stake and the highest pool card (CMP-9, CMP-10)"
                f"{tie_words(pool, tied, rolls, index)}")
-        return _settle(state, 1, troops, decisive, True, pool_card, rng, why)
+        return _settle(state, 1, True, pool_card, rng, why)
     candidates = [(f"{state.name(human)}'s stake", stake)] + [("pool", card) for card in state.pool]
     index, tied, rolls = dummy_pick(candidates, roll_die)
     why = f" — the highest card it may take (CMP-9, CMP-10){tie_words(candidates, tied, rolls, index)}"
     if index == 0:
-        return _settle(state, 1, troops, decisive, True, None, rng, why)
-    return _settle(state, 1, troops, decisive, False, candidates[index][1], rng, why)
+        return _settle(state, 1, True, None, rng, why)
+    return _settle(state, 1, False, candidates[index][1], rng, why)
 
 
 # ---------------------------------------------------------------------------
@@ -1410,16 +1410,16 @@ def _battle(state: CampaignState, action: Mapping[str, Any], rng: random.Random 
             else f"a victory, not decisive ({_plural(troops, 'troop point')} left, under 8)")
     state = _log(state, f"Battle {state.battle}: {state.name(winner)} wins — {kind}", "CMP-3")
     if state.dummy and winner == 1:
-        return _dummy_takes(state, troops, decisive, rng)
+        return _dummy_takes(state, decisive, rng)
     return replace(state, phase="spoils", pending=(winner, troops, decisive))
 
 
 def _take(state: CampaignState, action: Mapping[str, Any], rng: random.Random | None) -> CampaignState:
     """CMP-4: the winner's choice (checked by :func:`normalize_action`)."""
     assert state.pending is not None
-    winner, troops, decisive = state.pending
+    winner = state.pending[0]
     pool_card = None if action["pool"] is None else parse_card(action["pool"])
-    return _settle(state, winner, troops, decisive, action["stake"], pool_card, rng)
+    return _settle(state, winner, action["stake"], pool_card, rng)
 
 
 def _roll(state: CampaignState, rng: random.Random | None, dice: list[int] | None = None) -> CampaignState:

@@ -61,8 +61,7 @@ def _noun(rank: int) -> str:
 
 
 def _and(words: list[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
+    """Three words or more (a flush's five ranks, a pair's three kickers …) as "a, b and c"."""
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
@@ -108,7 +107,8 @@ class Hand:
     def __setattr__(self, name, value):
         raise AttributeError("A Hand cannot be changed")
 
-    __delattr__ = __setattr__
+    def __delattr__(self, name):
+        raise AttributeError("A Hand cannot be changed")
 
     @property
     def key(self) -> int:
@@ -181,23 +181,23 @@ class Hand:
         return f"Hand({self.category!r}, {' '.join(str(c) for c in self.cards)})"
 
     def __str__(self) -> str:
-        r = self.ranks
+        d = tuple(dict.fromkeys(self.ranks))  # the distinct ranks, in tie-break order
         category = self.category
         if category in ("straight flush", "straight"):
-            return f"{category}, {_noun(r[0])} high"
+            return f"{category}, {_noun(d[0])} high"
         if category == "four of a kind":
-            return f"four of a kind, {_plural(r[0])}, {_noun(r[4])} kicker"
+            return f"four of a kind, {_plural(d[0])}, {_noun(d[1])} kicker"
         if category == "full house":
-            return f"full house, {_plural(r[0])} over {_plural(r[3])}"
+            return f"full house, {_plural(d[0])} over {_plural(d[1])}"
         if category == "flush":
-            return f"flush, {_and([_noun(x) for x in r])}"
+            return f"flush, {_and([_noun(x) for x in d])}"
         if category == "three of a kind":
-            return f"three of a kind, {_plural(r[0])}, {_noun(r[3])} and {_noun(r[4])} kickers"
+            return f"three of a kind, {_plural(d[0])}, {_noun(d[1])} and {_noun(d[2])} kickers"
         if category == "two pairs":
-            return f"two pairs, {_plural(r[0])} and {_plural(r[2])}, {_noun(r[4])} kicker"
+            return f"two pairs, {_plural(d[0])} and {_plural(d[1])}, {_noun(d[2])} kicker"
         if category == "pair":
-            return f"pair of {_plural(r[0])}, {_and([_noun(x) for x in r[2:]])} kickers"
-        return f"high card {_noun(r[0])}, then {_and([_noun(x) for x in r[1:]])}"
+            return f"pair of {_plural(d[0])}, {_and([_noun(x) for x in d[1:]])} kickers"
+        return f"high card {_noun(d[0])}, then {_and([_noun(x) for x in d[1:]])}"
 
     @property
     def name(self) -> str:

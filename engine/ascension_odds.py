@@ -264,7 +264,7 @@ def _memo(state: Any) -> dict[str, dict]:
             if index:
                 _cache.insert(0, _cache.pop(index))
             return memo
-    memo: dict[str, dict] = {"odds": {}, "asked": {}, "land": {}, "read": {}, "decided": {}, "fates": {}, "dist": {}}
+    memo: dict[str, dict] = {"odds": {}, "land": {}, "read": {}, "decided": {}, "fates": {}, "dist": {}}
     _cache.insert(0, (state, memo))
     del _cache[_CACHE_SIZE:]
     return memo
@@ -320,21 +320,9 @@ def outcome_odds(state: Any, bids: Any, switched: Any = None) -> OutcomeOdds:
         raise _a.RuleError("AI-15", f"the battle is over: {state.outcome}")
     if not isinstance(bids, (tuple, list)) or len(bids) != 2:
         raise _a.BadArgument("The bids must be a pair, one per side")
-    memo = _memo(state)
-    # The same Bid values asked again (the advisor asks each pair several times) are checked once.
-    asked = None
-    if type(bids[0]) is _a.Bid and type(bids[1]) is _a.Bid and (
-            switched is None or (type(switched) is tuple and all(type(x) is bool for x in switched))):
-        asked = (bids[0], bids[1], switched)
-        found = memo["asked"].get(asked)
-        if found is not None:
-            return found
     pair = _a._bids_arg(state, (as_bid(bids[0]), as_bid(bids[1])))
     flips = _a._switched_arg(state, pair, switched)
-    found = _checked_odds(state, pair, flips)
-    if asked is not None:
-        memo["asked"][asked] = found
-    return found
+    return _checked_odds(state, pair, flips)
 
 
 def _checked_odds(state: Any, bids: tuple, switched: tuple[bool, bool]) -> OutcomeOdds:

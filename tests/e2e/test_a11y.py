@@ -267,6 +267,7 @@ def test_headings_never_skip_a_level(new_device, base_url):
         setup_example(page, base_url)
         page.add_script_tag(content=AXE.read_text())
         page.get_by_role("button", name="Start the conflict").click()
+        page.wait_for_selector("[data-testid=table]")  # the table drawn, not the page between routes
         result = page.evaluate("axe.run(document, {runOnly: ['heading-order', 'aria-valid-attr-value']})")
         found["table"] = [v["id"] for v in result["violations"]]
     finally:

@@ -37,12 +37,24 @@ const enabled = new URLSearchParams(location.search).get("snapshot") !== "off"
 // The engine that made a snapshot is the only one that can restore it: key it by browser.
 const entry = new URL(`snapshot/${KEY}?agent=${encodeURIComponent(navigator.userAgent)}`, import.meta.url).href;
 
+/** The header the maker stores each snapshot's length in (snapshot-worker.mjs). */
+const BYTES_HEADER = "x-ct-snapshot-bytes";
+/** What a stored entry holds when it is not a whole snapshot: never given to Pyodide. */
+const DAMAGED = "damaged";
+
+// The stored snapshot's bytes, null when there is none, or DAMAGED when the entry is not
+// the whole snapshot the maker stored (cut short, or not stored by the maker): a truncated
+// heap given to Pyodide can crash the tab instead of failing (headless Chromium 156 did),
+// so its length is checked first.
 async function read() {
   if (!enabled) return null;
   try {
     const cache = await caches.open(CACHE);
     const response = await cache.match(entry);
-    return response ? new Uint8Array(await response.arrayBuffer()) : null;
+    if (!response) return null;
+    const expected = Number(response.headers.get(BYTES_HEADER));
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    return expected > 0 && bytes.byteLength === expected ? bytes : DAMAGED;
   } catch {
     return null;
   }
@@ -71,6 +83,7 @@ async function boot(options) {
   const ready = (pyodide) => { performance.mark("ct:pyodide-ready"); interpreter = pyodide; return pyodide; };
   if (snapshot) {
     try {
+      if (snapshot === DAMAGED) throw new Error("the stored snapshot is not whole");
       const pyodide = await load({ ...options, _loadSnapshot: snapshot });
       pyodide.runPython("import js, sys, random"); // the restored interpreter works
       root.dataset.snapshot = "used";

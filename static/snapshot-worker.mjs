@@ -85,7 +85,8 @@ self.onmessage = async ({ data }) => {
     const cache = await caches.open(data.cache);
     for (const old of await cache.keys()) await cache.delete(old); // one snapshot a device
     await cache.put(data.entry, new Response(snapshot, {
-      headers: { "content-type": "application/octet-stream", "content-length": String(snapshot.byteLength) },
+      // boot.mjs restores only an entry of exactly this length (a cut-short one is refused)
+      headers: { "content-type": "application/octet-stream", "x-ct-snapshot-bytes": String(snapshot.byteLength) },
     }));
     self.postMessage({ result: "stored", bytes: snapshot.byteLength, modules, ms: performance.now() - started });
   } catch (error) {

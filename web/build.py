@@ -441,6 +441,10 @@ def boot_module(app: bytes, stdlib: bytes = b"") -> str:
     """
     version = json.loads((NODE / "pyodide" / "package.json").read_text())["version"]
     source = (STATIC / BOOT_MODULE).read_text()
+    for number, line in enumerate(source.splitlines(), 1):
+        if line.lstrip().startswith("/**") and not line.rstrip().endswith("*/"):
+            raise ValueError(f"{BOOT_MODULE}:{number}: a /** comment must end on its line "
+                             "(comment lines are dropped one by one): use // lines")
     source = "\n".join(line for line in source.splitlines()
                        if not line.lstrip().startswith(("//", "/**"))) + "\n"
     return (source.replace("__PYODIDE_VERSION__", version)

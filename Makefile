@@ -14,6 +14,19 @@ PORT ?= 8000
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 APT_GET := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600
 apt_update = $(if $(APT_UPDATED),,$(eval APT_UPDATED := yes)$(APT_GET) update -qq)
+# The e2e suite's Chromium: Debian's headless shell of the same Chromium (tests/e2e/conftest.py
+# says why); the full browser above stays for `make play`, benchmarks and screenshots.
+HEADLESS_SHELL := /usr/lib/chromium/chromium-headless-shell
+$(HEADLESS_SHELL):
+	@command -v apt-get >/dev/null || { echo "Install chromium-headless-shell ($(HEADLESS_SHELL))"; exit 1; }
+	$(apt_update)
+	$(APT_GET) install -y -qq chromium-headless-shell
+
+# The e2e tests run on two workers (pytest-xdist): each has its own browser, servers and
+# warm device (tests/e2e/conftest.py). E2E_WORKERS=0 runs them in one process.
+E2E_WORKERS ?= 2
+E2E_ARGS := $(if $(filter 0,$(E2E_WORKERS)),,-n $(E2E_WORKERS))
+
 # WebKit, the engine of every iPad browser: WebKitGTK's WebDriver and MiniBrowser
 # (webkit2gtk-driver) on a virtual display (xvfb), driven by selenium (tests/webkit).
 WEBKIT := /usr/bin/WebKitWebDriver /usr/bin/xvfb-run
@@ -67,8 +80,8 @@ test-engine: $(VENV)/.installed
 test-pyodide: deps
 	node tests/pyodide/run.mjs
 
-test-e2e: site /usr/bin/chromium /usr/bin/zbarimg $(POPPLER)
-	$(PY) -m pytest tests/e2e -q
+test-e2e: site /usr/bin/chromium $(HEADLESS_SHELL) /usr/bin/zbarimg $(POPPLER)
+	$(PY) -m pytest tests/e2e -q $(E2E_ARGS)
 
 test-webkit: site $(WEBKIT)
 	$(XVFB) $(PY) -m pytest tests/webkit -q
@@ -78,7 +91,7 @@ test-webkit: site $(WEBKIT)
 # failing fails `make test` (the logs are not under test-results/: pytest-playwright
 # empties it). Then the browser suites, one after the other.
 TEST_LOGS := .test-logs
-test: site /usr/bin/chromium /usr/bin/zbarimg $(POPPLER) $(WEBKIT)
+test: site /usr/bin/chromium $(HEADLESS_SHELL) /usr/bin/zbarimg $(POPPLER) $(WEBKIT)
 	@mkdir -p $(TEST_LOGS)
 	@start=$$(date +%s); \
 	$(PY) -m pytest tests/engine tests/web tests/build -q > $(TEST_LOGS)/cpython.log 2>&1 & cpython=$$!; \
@@ -90,7 +103,7 @@ test: site /usr/bin/chromium /usr/bin/zbarimg $(POPPLER) $(WEBKIT)
 	echo "== Pyodide: tests/pyodide/run.mjs (exit $$pyodide_rc, $${pyodide_s} s; side by side with CPython) =="; \
 	cat $(TEST_LOGS)/pyodide.log; \
 	test $$cpython_rc -eq 0 && test $$pyodide_rc -eq 0
-	@start=$$(date +%s); $(PY) -m pytest tests/e2e -q; rc=$$?; \
+	@start=$$(date +%s); $(PY) -m pytest tests/e2e -q $(E2E_ARGS); rc=$$?; \
 	echo "== e2e (Chromium): exit $$rc, $$(( $$(date +%s) - start )) s =="; exit $$rc
 	@start=$$(date +%s); $(XVFB) $(PY) -m pytest tests/webkit -q; rc=$$?; \
 	echo "== WebKit: exit $$rc, $$(( $$(date +%s) - start )) s =="; exit $$rc

@@ -26,7 +26,9 @@ os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = "/tmp/hypothesis"
 os.environ["HYPOTHESIS_NO_PLUGINS"] = "1"
 import pytest
 print("Pyodide Python", sys.version.split()[0])
+# pytest-xdist (the e2e suite's workers) needs subprocesses, which Pyodide has not.
 code = pytest.main(["-q", "-p", "no:cacheprovider", "-p", "no:playwright", "-p", "no:base_url",
+                    "-p", "no:xdist", "-p", "no:xdist.looponfail",
                     "tests/engine", "tests/web"])
 int(code)
 `;

@@ -86,28 +86,23 @@ test-e2e: site /usr/bin/chromium $(HEADLESS_SHELL) /usr/bin/zbarimg $(POPPLER)
 test-webkit: site $(WEBKIT)
 	$(XVFB) $(PY) -m pytest tests/webkit -q
 
-# The CPython suite and the Pyodide suite run side by side (neither needs a browser), the
-# Pyodide one as two halves (CT_SHARD, tests/conftest.py: every second test each), so both
-# cores stay busy until all three end; each writes its own log, printed in full once all
-# are done, and any failing fails `make test` (the logs are not under test-results/:
-# pytest-playwright empties it). Then the browser suites, one after the other.
+# The CPython suite and the Pyodide suite run side by side (two cores, neither needs a
+# browser); each writes its own log, printed in full once both are done, and either
+# failing fails `make test` (the logs are not under test-results/: pytest-playwright
+# empties it). Then the browser suites, one after the other.
 TEST_LOGS := .test-logs
 test: site /usr/bin/chromium $(HEADLESS_SHELL) /usr/bin/zbarimg $(POPPLER) $(WEBKIT)
 	@mkdir -p $(TEST_LOGS)
 	@start=$$(date +%s); \
 	$(PY) -m pytest tests/engine tests/web tests/build -q > $(TEST_LOGS)/cpython.log 2>&1 & cpython=$$!; \
-	CT_SHARD=0/2 node tests/pyodide/run.mjs > $(TEST_LOGS)/pyodide-0.log 2>&1 & pyodide0=$$!; \
-	CT_SHARD=1/2 node tests/pyodide/run.mjs > $(TEST_LOGS)/pyodide-1.log 2>&1 & pyodide1=$$!; \
+	node tests/pyodide/run.mjs > $(TEST_LOGS)/pyodide.log 2>&1 & pyodide=$$!; \
 	wait $$cpython; cpython_rc=$$?; cpython_s=$$(( $$(date +%s) - start )); \
-	wait $$pyodide0; pyodide0_rc=$$?; pyodide0_s=$$(( $$(date +%s) - start )); \
-	wait $$pyodide1; pyodide1_rc=$$?; pyodide1_s=$$(( $$(date +%s) - start )); \
+	wait $$pyodide; pyodide_rc=$$?; pyodide_s=$$(( $$(date +%s) - start )); \
 	echo "== CPython: tests/engine tests/web tests/build (exit $$cpython_rc, $${cpython_s} s) =="; \
 	cat $(TEST_LOGS)/cpython.log; \
-	echo "== Pyodide, first half: CT_SHARD=0/2 tests/pyodide/run.mjs (exit $$pyodide0_rc, $${pyodide0_s} s) =="; \
-	cat $(TEST_LOGS)/pyodide-0.log; \
-	echo "== Pyodide, second half: CT_SHARD=1/2 tests/pyodide/run.mjs (exit $$pyodide1_rc, $${pyodide1_s} s) =="; \
-	cat $(TEST_LOGS)/pyodide-1.log; \
-	test $$cpython_rc -eq 0 && test $$pyodide0_rc -eq 0 && test $$pyodide1_rc -eq 0
+	echo "== Pyodide: tests/pyodide/run.mjs (exit $$pyodide_rc, $${pyodide_s} s; side by side with CPython) =="; \
+	cat $(TEST_LOGS)/pyodide.log; \
+	test $$cpython_rc -eq 0 && test $$pyodide_rc -eq 0
 	@start=$$(date +%s); $(PY) -m pytest tests/e2e -q $(E2E_ARGS); rc=$$?; \
 	echo "== e2e (Chromium): exit $$rc, $$(( $$(date +%s) - start )) s =="; exit $$rc
 	@start=$$(date +%s); $(XVFB) $(PY) -m pytest tests/webkit -q; rc=$$?; \

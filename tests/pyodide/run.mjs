@@ -22,10 +22,6 @@ sys.path[:0] = ["/project"]
 sys.path.append("/site")
 os.chdir("/project")
 os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = "/tmp/hypothesis"
-# CT_SHARD=k/n (tests/conftest.py): this process runs every n-th test from the k-th.
-shard = ${JSON.stringify(process.env.CT_SHARD || "")}
-if shard:
-    os.environ["CT_SHARD"] = shard
 # The venv also holds selenium's trio, whose hypothesis plugin cannot import on Pyodide.
 os.environ["HYPOTHESIS_NO_PLUGINS"] = "1"
 import pytest
@@ -43,6 +39,5 @@ try {
   console.error(error);
   exitCode = 1;
 }
-const half = process.env.CT_SHARD ? ` (shard ${process.env.CT_SHARD})` : "";
-console.log(`engine tests on Pyodide${half} finished in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(`engine tests on Pyodide finished in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 process.exit(exitCode);

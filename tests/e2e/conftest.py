@@ -4,7 +4,8 @@ The site is built once per session if ``build/`` is missing (``make test`` build
 first). Every page records its requests and console errors so tests can prove that
 nothing leaves the origin and nothing breaks quietly.
 
-One device for the whole run (issue 19, the test suite): the ``page`` fixture is a new
+One device per worker for the whole run (issue 19, the test suite; `make test` runs two
+pytest-xdist workers, each with its own browser and servers): the ``page`` fixture is a new
 tab in one session-wide browser context, so the HTTP cache, the service worker and the
 app's memory snapshot (Cache Storage) carry over and every boot after the first is a
 returning visit's warm boot. Each test still gets its own tab (its own sessionStorage,

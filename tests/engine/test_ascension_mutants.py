@@ -135,3 +135,14 @@ def test_a_game_with_a_redo_stack_is_never_taken_for_an_earlier_spectators_copy(
     whole = {"seed": 0, "actions": actions, "position": 3}
     assert ai._looks_like_old_copy(whole)
     assert not ai._looks_like_old_copy({**whole, "position": 2})
+
+
+def test_ai15_a_destroyed_army_has_no_dice_and_no_line_unit():
+    from .test_ascension import week
+
+    game = week(game_of(setup([unit("A", 1, 1, 1)], [unit("Z", 1, 1, 1, size=9)])), "attack", "attack",
+                dice=[[1], [1]])
+    st = replay(game)
+    assert st.outcome == "AI-15: North is destroyed — South holds the field"
+    pool = ai.dice_pool(st, 0, "defend")
+    assert (pool.maneuver, pool.stat, pool.line_unit, pool.dice, pool.reinforcing) == ("defend", "defense", None, 0, ())

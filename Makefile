@@ -15,12 +15,14 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 APT_GET := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600
 apt_update = $(if $(APT_UPDATED),,$(eval APT_UPDATED := yes)$(APT_GET) update -qq)
 # The e2e suite's Chromium: Debian's headless shell of the same Chromium (tests/e2e/conftest.py
-# says why); the full browser above stays for `make play`, benchmarks and screenshots.
+# says why); the full browser above stays for `make play`, benchmarks and screenshots. Where
+# it cannot be installed, the suite runs in the full browser (slower, the same tests).
 HEADLESS_SHELL := /usr/lib/chromium/chromium-headless-shell
+HEADLESS_SHELL_MISSING := chromium-headless-shell could not be installed: the e2e suite runs in the full Chromium
 $(HEADLESS_SHELL):
-	@command -v apt-get >/dev/null || { echo "Install chromium-headless-shell ($(HEADLESS_SHELL))"; exit 1; }
+	@command -v apt-get >/dev/null || { echo "$(HEADLESS_SHELL_MISSING)"; exit 0; }
 	$(apt_update)
-	$(APT_GET) install -y -qq chromium-headless-shell
+	$(APT_GET) install -y -qq chromium-headless-shell || echo "$(HEADLESS_SHELL_MISSING)"
 
 # The e2e tests run on two workers (pytest-xdist): each has its own browser, servers and
 # warm device (tests/e2e/conftest.py). E2E_WORKERS=0 runs them in one process.

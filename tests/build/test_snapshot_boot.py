@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import subprocess
+
+import pytest
 
 from web import build
 
@@ -30,9 +34,6 @@ def test_pyscript_loads_pyodide_through_the_boot_module_in_the_pyodide_folder():
 def test_the_boot_module_as_built_is_valid_javascript(tmp_path):
     # Comment lines are dropped one by one: a comment over several lines would leave its
     # middle behind as code, and the app would never start (a page's syntax error).
-    import shutil
-    import subprocess
-
     node = shutil.which("node")
     assert node, "Node.js runs the Pyodide suite and this check"
     module = tmp_path / "boot.mjs"
@@ -44,7 +45,5 @@ def test_the_boot_module_as_built_is_valid_javascript(tmp_path):
 def test_a_comment_over_several_lines_is_refused_at_build_time(monkeypatch, tmp_path):
     (tmp_path / build.BOOT_MODULE).write_text('/** one\n * two */\nexport const version = "__PYODIDE_VERSION__";\n')
     monkeypatch.setattr(build, "STATIC", tmp_path)
-    import pytest
-
     with pytest.raises(ValueError, match=r":1: a /\*\* comment must end on its line"):
         build.boot_module(b"app")

@@ -1,7 +1,8 @@
 """Ascension Isle: what a sample of mutation testing found untested (issue 20, item 8).
 
 Each test pins a rule or a refusal that a seeded bug (mutmut, `make mutate
-MUTANTS='engine.ascension.*__mutmut_*17'`) changed without any other test noticing.
+MUTANTS='engine.ascension.*__mutmut_*17'`, then the seeded sample `make mutate
+MUTANTS='engine.ascension.*' SAMPLE=250`) changed without any other test noticing.
 """
 
 from __future__ import annotations
@@ -9,10 +10,10 @@ from __future__ import annotations
 import pytest
 
 from engine import ascension as ai
-from engine.game import apply, replay
+from engine.game import ActionError, RuleError, apply, new_game, replay
 from engine.rules import SettingsError
 
-from .test_ascension import gen, setup, unit
+from .test_ascension import gen, setup, unit, week
 from .test_ascension_referee import declare, game_of
 
 
@@ -138,11 +139,138 @@ def test_a_game_with_a_redo_stack_is_never_taken_for_an_earlier_spectators_copy(
 
 
 def test_ai15_a_destroyed_army_has_no_dice_and_no_line_unit():
-    from .test_ascension import week
-
     game = week(game_of(setup([unit("A", 1, 1, 1)], [unit("Z", 1, 1, 1, size=9)])), "attack", "attack",
                 dice=[[1], [1]])
     st = replay(game)
     assert st.outcome == "AI-15: North is destroyed — South holds the field"
     pool = ai.dice_pool(st, 0, "defend")
     assert (pool.maneuver, pool.stat, pool.line_unit, pool.dice, pool.reinforcing) == ("defend", "defense", None, 0, ())
+
+
+# ------------------------------------------------ from the seeded sample (SAMPLE=250, seed 1)
+
+def test_ai15_defend_against_a_skirmish_may_cancel_casualties_too():
+    s = setup([unit("N", defense=4, size=99)], [unit("S", mobility=1, size=99)])
+    game = new_game("battle", s, seed=4)
+    game = week(game, "defend", "skirmish", dice=[[6, 6, 6, 1], [1]], ranges=[1, None])
+    w = replay(game).weeks[-1]
+    assert w.maneuvers == ("defend", "skirmish") and w.mitigation == (3, 0)
+
+
+def test_ai15_either_army_may_leave_after_the_other_skirmished():
+    game = week(game_of(setup([unit("N", size=99)], [unit("S", size=99)])), "skirmish", "defend",
+                dice=[[1, 1], [1, 1, 1, 1, 1, 1]])
+    st = replay(game)
+    assert st.outcome == ""  # the battle goes on
+    assert ai.can_leave(st, 1) and not ai.can_leave(st, 0)
+
+
+def test_hr_ai_7_whose_dice_is_said_from_the_groups_rules():
+    assert ai.equipment(setup()) == "The app's dice: the app rolls."
+    assert ai.equipment(setup(), {"dice": ai.DICE_TABLE}) == "Our own dice: the table rolls real dice and enters them."
+
+
+def test_an_app_army_with_an_unknown_level_plays_at_normal():
+    assert ai.app_levels({"armies": [{"controller": "app", "level": "godlike"}, {}]}) == ("normal", None)
+
+
+def test_a_pool_says_which_maneuver_it_rolls_for_and_a_counter_attack_rolls_as_an_attack():
+    st = replay(game_of(setup([unit("A"), unit("B")])))
+    assert ai.dice_pool(st, 0, "defend").maneuver == "defend"
+    assert ai.dice_pool(st, 0, "defend", switched=True).maneuver == "attack"
+
+
+def test_a_dice_pool_past_the_largest_is_refused_and_a_huge_number_is_not_printed_whole():
+    with pytest.raises(ai.BadArgument) as refused:
+        ai.success_distribution(ai.MAX_POOL + 1)
+    assert str(refused.value) == f"A dice pool must be from 0 to {ai.MAX_POOL} (got {ai.MAX_POOL + 1})"
+    with pytest.raises(ai.BadArgument) as refused:
+        ai.success_distribution(10**20)
+    assert str(refused.value) == f"A dice pool must be from 0 to {ai.MAX_POOL} (got a huge number)"
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: ai.reinforcement_dice("x", 3), "AI-3: the base stat must be a whole number (got 'x')"),
+    (lambda: ai.success_chance(7, 4), "AI-6: the die is a d6, d8 or d10 (got 7)"),
+    (lambda: ai.tier_odds(3, 3, skilled=(True, "no")), "skilled[1] must be true or false (got 'no')"),
+])
+def test_helper_refusals_name_the_argument_and_show_the_value(call, message):
+    with pytest.raises(ai.BadArgument) as refused:
+        call()
+    assert str(refused.value) == message
+
+
+def _with(army, **fields):
+    s = setup()
+    s["armies"][0] = {**s["armies"][0], **fields} if army is None else army
+    return s
+
+
+@pytest.mark.parametrize("s, message", [
+    (_with(None, controller="app", level="godlike"),
+     'Army 1 (North): the app\'s level is easy, normal or hard (got "godlike")'),
+    (setup([dict(unit(), name=5)]), "Army 1 (North), unit 1: the name must be text"),
+    (_with(None, rearguard="x"),
+     'Army 1 (North): the rearguard (a unit number) must be a whole number from 0 to 0 (got "x")'),
+    (setup(a_general={"name": "G", "level": "x", "traits": []}),
+     'Army 1 (North), general: the level must be a whole number from 0 to 3 (got "x")'),
+])
+def test_setup_refusals_say_where(s, message):
+    with pytest.raises(ValueError) as refused:
+        ai.normalize_setup(s)
+    assert str(refused.value) == message
+
+
+def test_resolve_refusals_name_the_rearguard_and_the_switch():
+    st = replay(declare(game_of(setup([unit("A"), unit("B")])), "withdraw", "defend"))
+    with pytest.raises(ai.BadArgument) as refused:
+        ai.resolve(st, (ai.Bid("withdraw", (), 9), ai.Bid("defend")), ai.Rolls((0, 0)))
+    assert str(refused.value) == "The rearguard must be a unit number from 0 to 1 (got 9)"
+    with pytest.raises(ai.BadArgument) as refused:
+        ai.resolve(st, st.bids, ai.Rolls((0, 0)), switched=(False, "no"))
+    assert str(refused.value) == "switched[1] must be true or false (got 'no')"
+    with pytest.raises(ai.BadArgument) as refused:
+        ai.dice_pool(st, 0, "withdraw", rearguard=7)
+    assert str(refused.value) == "The rearguard must be a unit number from 0 to 1 (got 7)"
+
+
+def test_ai7_the_week_odds_wait_for_both_bids():
+    with pytest.raises(RuleError) as refused:
+        ai.week_odds(replay(game_of(setup())))
+    assert str(refused.value) == "AI-7: both sides must declare (and reveal) before the roll"
+
+
+def test_action_refusals_cite_their_clause_and_count_dice_in_words():
+    game = declare(game_of(setup([unit("N", attack=1)])), "attack", "defend")
+    with pytest.raises(RuleError) as refused:
+        apply(game, {"type": "roll", "dice": [[1, 1], [1]]})
+    assert str(refused.value) == "AI-3: North rolls 1 die this week"
+    with pytest.raises(RuleError) as refused:
+        apply(game_of(setup()), {"type": "bid", "side": 0, "sealed": True})
+    assert str(refused.value) == ("AI-7: a sealed bid belongs only in a spectator's copy; "
+                                  "a bid names its maneuver")
+
+
+def test_ai16_a_refused_counter_attack_keeps_an_army_name_with_a_colon_whole():
+    s = setup(a_general=gen(2))
+    s["armies"][1]["name"] = "Red: Guard"
+    game = declare(game_of(s), "defend", "skirmish", ["counter_attack"])
+    with pytest.raises(RuleError) as refused:
+        apply(game, {"type": "counter_attack", "side": 0})
+    assert str(refused.value) == ("AI-16: Counter Attack switches to Attack only after the enemy declares "
+                                  "Attack or Shock Attack (Red: Guard declared Skirmish)")
+
+
+def test_a_correction_names_the_unit_and_the_history_says_what_changed():
+    game = game_of(setup([unit("N1"), unit("N2")]))
+    with pytest.raises(ActionError) as refused:
+        apply(game, {"type": "correct", "side": 0, "index": 1, "unit": dict(unit("N2"), attack="x")})
+    assert str(refused.value) == 'North, unit 2 (N2): the attack must be a whole number from 0 to 99 (got "x")'
+    game = apply(game, {"type": "correct", "side": 0, "index": 0, "unit": unit("N1", traits=())})
+    # N1 is no line unit any more: the line passes to N2 (HR-AI-3), said in the same entry
+    assert replay(game).changes[-1][1] == ("North: N1 corrected (traits infantry, line → none); "
+                                           "HR-AI-3: N2 is now the vanguard of North")
+
+
+def test_an_old_game_with_an_action_that_is_not_an_object_is_not_an_earlier_spectators_copy():
+    assert not ai._looks_like_old_copy({"seed": 0, "actions": [5]})

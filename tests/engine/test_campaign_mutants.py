@@ -1325,3 +1325,24 @@ def test_a_campaign_with_your_own_deck_starts_with_counts_only(dummy):
     with pytest.raises(cmp.CampaignError) as refused:
         cmp.normalize_action(state, {"type": "negotiate"}, [1])
     assert str(refused.value) == "The rules settings must be an object (the campaign has no variants)"
+
+
+# ------------------------------------- from the seeded sample (`make mutate … SAMPLE=250`, seed 1)
+
+@pytest.mark.parametrize("five", ["S", "H", "D", "C"])
+def test_treaty_odds_with_three_suits_near_a_flush_match_every_draw(five):
+    """CMP-7/CMP-8: four cards in each of two suits and a flush in a third, one card still to
+    come: two suits can flush together only where the draw covers both (inclusion–exclusion
+    over every pair, whichever pair comes first), as the enumeration of every draw says."""
+    near = [s for s in "SHDC" if s != five][:2]
+    own = parse_cards(" ".join([f"{r}{five}" for r in ("2", "4", "6", "8", "10")]
+                               + [f"{r}{s}" for s in near for r in ("3", "5", "7", "9")]))
+    unseen = [card for card in DECK if card not in own]
+    assert cmp.treaty_odds(own, unseen, extra=1) == brute_odds(own, unseen, extra=1)
+
+
+def test_a_refused_number_shows_the_number_unless_it_is_huge():
+    for given, shown in ((500, "500"), (10**13, "a huge number")):
+        with pytest.raises(cmp.CampaignError) as refused:
+            cmp.treaty_odds([], [], hidden=given)
+        assert str(refused.value) == f"The number of hidden cards must be a whole number from 0 to 7 (got {shown})"

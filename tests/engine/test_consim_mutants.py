@@ -459,3 +459,62 @@ def test_cs_13_a_copys_round_end_must_record_each_dying_countdown_it_shows():
     err = refusal_of(lambda: cs.step(cp, END))
     assert (err.rule_id, str(err)) == ("CS-13", "CS-13: this is a spectator's copy: the countdown of Doc must be recorded")
     assert cs.step(cp, {"type": "end_round", "dice": {"1": 3}}).statuses[1].countdown == 3
+
+
+# ---------------------------------------------------------------------------
+# From the seeded sample (`make mutate MUTANTS='engine.consim.*' SAMPLE=250`, seed 1)
+
+
+def test_cs_3_the_pulp_floor_is_only_for_a_player_character_and_none_is_one_unless_said():
+    """CS-3 (pulp): a player character keeps a card the suppression would strike; a combatant
+    is no player character unless the caller says so."""
+    plain = cs.cards_due(1, 4, pulp=True)
+    assert plain == cs.cards_due(1, 4, pulp=True, player=False) and plain[:2] == (2, 2)
+    assert cs.cards_due(1, 4, pulp=True, player=True)[:2] == (2, 1)
+
+
+def test_cs_8_a_shot_is_aimed_unless_said():
+    assert cs.hit_chance(fighter()) == cs.hit_chance(fighter(), "aimed") != cs.hit_chance(fighter(), "suppressive")
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: cs.suppression_caused(fighter(), suppressive_miss="yes"), 'suppressive_miss must be true or false (got "yes")'),
+    (lambda: cs.normalize_setup(roster(dict(man("A"), name=5), man("B", 1))), "Combatant 1: the name must be text"),
+    (lambda: cs.normalize_setup(roster(dict(man("A"), player="yes"), man("B", 1))),
+     "Combatant 1 (A): player character must be true or false"),
+])
+def test_argument_and_setup_refusals_name_the_field(call, message):
+    assert str(refusal_of(call)) == message
+
+
+def test_cs_6_recorded_numbers_name_where_they_went_wrong():
+    assert str(refusal(game(), {"type": "deal", "cards": {"x": ["AS"]}})) == (
+        'Recorded cards: combatants are numbered "0", "1", "2" … (got "x")')
+    g = run(game(), in_order(6), *[NEXT] * 6)
+    assert str(refusal(g, {"type": "end_round", "dice": {"x": 3}})) == (
+        'Countdown dice: combatants are numbered "0", "1", "2" … (got "x")')
+
+
+def test_cs_5_a_long_action_out_of_turn_says_whose_turn_it_is():
+    g = run(game(), in_order(6))
+    err = refusal(g, {"type": "long", "combatant": 2, "cards": ["QS"]})
+    assert (err.rule_id, str(err)) == ("CS-5", "CS-5: only the current actor acts: it is Blue 1's turn (the A♠), "
+                                               "so Blue 3 cannot declare a long action now")
+
+
+def test_cs_5_in_a_copy_nobody_shown_acts_while_a_hidden_combatant_does():
+    """CS-5: while the hidden sniper acts, the players' copy refuses a shot by anyone it shows,
+    citing CS-5, and shows nothing of the sniper to treat."""
+    cp = replay(cs.public_game(run(sniper_game(), deal("KS", "QS", "AS"))))
+    err = refusal_of(lambda: cs.step(cp, shoot(0, 2, dice=[{"d10": 1}])))
+    assert (err.rule_id, str(err)) == ("CS-5", "CS-5: one of the Observer's combatants is acting now, not Sgt. Rook")
+    (hidden,) = cp.hidden
+    err = refusal_of(lambda: cs.step(cp, {"type": "first_aid", "combatant": hidden}))
+    assert str(err) == "A spectator's copy shows nothing of a hidden combatant"
+
+
+def test_the_odds_shown_at_the_table_are_whole_percents():
+    """The shot panel (web/views/consim.py) shows the exact odds rounded to whole percents."""
+    from fractions import Fraction
+
+    assert (cs._pct(Fraction(1, 2)), cs._pct(Fraction(1, 3)), cs._pct(Fraction(1))) == ("50%", "33%", "100%")

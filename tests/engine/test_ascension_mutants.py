@@ -274,3 +274,20 @@ def test_a_correction_names_the_unit_and_the_history_says_what_changed():
 
 def test_an_old_game_with_an_action_that_is_not_an_object_is_not_an_earlier_spectators_copy():
     assert not ai._looks_like_old_copy({"seed": 0, "actions": [5]})
+
+
+# ------------------------------------------------ from the second seeded sample (seed 2)
+
+def test_hr_ai_3_when_the_rearguard_falls_the_next_line_unit_takes_it_in_the_battles_state():
+    s = setup([unit("N1", attack=1, size=1), unit("N2", attack=1, size=99)], [unit("S", attack=1, size=99)])
+    st = replay(week(new_game("battle", s, seed=4), "shock", "shock", dice=[[1], [6]], ranges=[1, 2]))
+    assert st.destroyed[0] == (True, False)
+    assert (st.vanguards, st.rearguards) == ((1, 0), (1, 0)) == (st.weeks[-1].vanguards, st.weeks[-1].rearguards)
+
+
+@pytest.mark.parametrize("index", [2, 3])
+def test_a_correction_of_a_unit_past_the_army_is_refused_with_the_army_size(index):
+    game = game_of(setup([unit("N1"), unit("N2")]))
+    with pytest.raises(ActionError) as refused:
+        apply(game, {"type": "correct", "side": 0, "index": index, "unit": unit("N2")})
+    assert str(refused.value) == f"The unit (a unit number) must be a whole number from 0 to 1 (got {index})"

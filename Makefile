@@ -138,7 +138,7 @@ screenshots-print: site /usr/bin/chromium $(POPPLER)
 # conflict rules (~2,300 mutants) are a separate, longer run: MUTANTS='engine.conflict.*'.
 # SAMPLE=N checks a seeded, uniform sample of N mutants per pattern instead (SAMPLE_SEED, default
 # 1; tests/mutation_sample.py), and the score gets its 95 % interval: a system's whole scope
-# takes hours, `make mutate MUTANTS='engine.consim.*' SAMPLE=250` tens of minutes.
+# takes over an hour on two cores, `make mutate MUTANTS='engine.consim.*' SAMPLE=250` minutes.
 MUTANTS ?= engine.game.* engine.codec.* engine.rules.* engine.cards.*
 SAMPLE ?=
 SAMPLE_SEED ?= 1

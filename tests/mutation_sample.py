@@ -1,6 +1,6 @@
 """Picks a seeded, uniform random sample of mutants for `make mutate SAMPLE=N` (issue 20 item 8).
 
-A system's whole scope is thousands of mutants (`engine.campaign.*` 4,563): hours on two
+A system's whole scope is thousands of mutants (`engine.campaign.*` 4,563): over an hour on two
 cores, because every surviving mutant runs every test that reaches its function. A uniform
 sample of N mutants per pattern, drawn with a fixed seed from every mutant the pattern
 matches, estimates the scope's score honestly (`tests.mutation_score` prints the 95 %

@@ -48,7 +48,7 @@ def mutant_names() -> list[str]:
 def sample(names: list[str], pattern: str, count: int, seed: int) -> list[str]:
     """`count` names drawn uniformly (without replacement) from those `pattern` matches; the
     draw depends only on the seed, the pattern and the matching names."""
-    matching = [name for name in names if fnmatch.fnmatch(name, pattern)]
+    matching = sorted(name for name in names if fnmatch.fnmatch(name, pattern))
     if not matching:
         sys.exit(f"no mutant matches {pattern!r}")
     return sorted(random.Random(f"{seed}:{pattern}").sample(matching, min(count, len(matching))))

@@ -23,7 +23,7 @@ def wilson(caught: int, checked: int, z: float = 1.96) -> tuple[float, float]:
     p = caught / checked
     centre = (p + z * z / (2 * checked)) / (1 + z * z / checked)
     half = z * math.sqrt(p * (1 - p) / checked + z * z / (4 * checked * checked)) / (1 + z * z / checked)
-    return centre - half, centre + half
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def statuses() -> dict[str, Counter]:

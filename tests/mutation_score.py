@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
 CAUGHT = {"killed", "timeout", "caught by type check"}
+#: mutmut's names: "<module>.x_<function>__mutmut_<n>" or "<module>.xǁ<Class>ǁ<method>__mutmut_<n>".
+MUTANT_NAME = re.compile(r"(.+?)\.x[_ǁ]")
 
 
 def wilson(caught: int, checked: int, z: float = 1.96) -> tuple[float, float]:
@@ -33,7 +36,7 @@ def statuses() -> dict[str, Counter]:
     by_module: dict[str, Counter] = defaultdict(Counter)
     for meta in sorted(Path("mutants").rglob("*.py.meta")):
         for name, exit_code in json.loads(meta.read_text())["exit_code_by_key"].items():
-            module = name.split(".x", 1)[0]
+            module = MUTANT_NAME.match(name).group(1)
             by_module[module][status_by_exit_code[exit_code]] += 1
     return by_module
 

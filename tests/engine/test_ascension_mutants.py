@@ -200,17 +200,18 @@ def test_helper_refusals_name_the_argument_and_show_the_value(call, message):
     assert str(refused.value) == message
 
 
-def _with(army, **fields):
+def _with(**fields):
+    """The default setup with these fields set on the first army."""
     s = setup()
-    s["armies"][0] = {**s["armies"][0], **fields} if army is None else army
+    s["armies"][0].update(fields)
     return s
 
 
 @pytest.mark.parametrize("s, message", [
-    (_with(None, controller="app", level="godlike"),
+    (_with(controller="app", level="godlike"),
      'Army 1 (North): the app\'s level is easy, normal or hard (got "godlike")'),
     (setup([dict(unit(), name=5)]), "Army 1 (North), unit 1: the name must be text"),
-    (_with(None, rearguard="x"),
+    (_with(rearguard="x"),
      'Army 1 (North): the rearguard (a unit number) must be a whole number from 0 to 0 (got "x")'),
     (setup(a_general={"name": "G", "level": "x", "traits": []}),
      'Army 1 (North), general: the level must be a whole number from 0 to 3 (got "x")'),

@@ -302,10 +302,6 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
-def _pct(value: Fraction) -> str:
-    return f"{float(value) * 100:.0f}%"
-
-
 def placeholder(number: int) -> str:
     """What a spectator's copy and the players' view call the ``number``-th hidden combatant."""
     return f"The Observer's combatant {number}"

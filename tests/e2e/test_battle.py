@@ -14,6 +14,7 @@ import pytest
 from engine import ascension as ai
 from engine import codec
 from engine.game import apply, replay
+from web.views.chances import percent
 
 from .conftest import TABLET_LANDSCAPE, TABLET_PORTRAIT
 from .conftest import open_app as _open_app
@@ -158,15 +159,14 @@ def test_blind_bid_odds_roll_house_table_reload_and_share(page, base_url, new_de
     for s in (0, 1):
         for t, p in odds["sides"][s].items():
             shown = page.locator(f"tr[data-odds='{s}.{t}'] .pct").inner_text()
-            assert shown == ("0%" if p == 0 else "<0.1%" if p * 1000 < 1 else f"{float(p) * 100:.1f}%")
+            assert shown == percent(p)  # the rounding itself: tests/web/test_chances.py
     # Issue 17: what the two bids mean, beside the tiers: each army's movement, casualties, losses.
     state = replay(game)
     outcome = ai.outcome_odds(state, state.bids, state.switched)
     table = page.locator("[data-testid=outcomes]")
     for s, side in enumerate(outcome.sides):
         cells = table.locator(f"tr[data-outcome=loses-unit] td").nth(s)
-        assert cells.inner_text() == ("0%" if side.loses_unit == 0 else "<0.1%" if side.loses_unit * 1000 < 1
-                                      else f"{float(side.loses_unit) * 100:.1f}%")
+        assert cells.inner_text() == percent(side.loses_unit)
         assert table.locator("tr[data-outcome=landed] td").nth(s).inner_text().startswith(
             f"{float(side.mean_landed):.2f}")
     assert table.locator("tr[data-outcome]").count() == 3 + sum(

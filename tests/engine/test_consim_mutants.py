@@ -512,9 +512,3 @@ def test_cs_5_in_a_copy_nobody_shown_acts_while_a_hidden_combatant_does():
     err = refusal_of(lambda: cs.step(cp, {"type": "first_aid", "combatant": hidden}))
     assert str(err) == "A spectator's copy shows nothing of a hidden combatant"
 
-
-def test_the_odds_shown_at_the_table_are_whole_percents():
-    """The shot panel (web/views/consim.py) shows the exact odds rounded to whole percents."""
-    from fractions import Fraction
-
-    assert (cs._pct(Fraction(1, 2)), cs._pct(Fraction(1, 3)), cs._pct(Fraction(1))) == ("50%", "33%", "100%")

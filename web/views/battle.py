@@ -24,6 +24,7 @@ from engine.rules import SettingsError
 from web import platform
 from web.dom import button, h
 from web.session import Session
+from web.views.chances import percent, whole_percent
 from web.views.curtain import CurtainGuard, curtain
 from web.views.rulebits import rule_ref, with_rule_refs
 from web.views.tool import ToolView
@@ -185,25 +186,7 @@ def repair_rules(rules, problems: list[str]) -> dict:
 def landed_spread(landed) -> str:
     """The casualties that land, each count with its chance: "0: 40.0 %, 1: 35.5 % …"."""
     likely = sorted((p, n) for n, p in landed if p)[-4:]  # the four likeliest counts, in order
-    return ", ".join(f"{n}: {pct(p)}" for p, n in sorted(likely, key=lambda x: x[1]))
-
-
-def pct(p) -> str:
-    """A chance for the table: exact zero is "0%", a tiny one "<0.1%", else one decimal."""
-    if p == 0:
-        return "0%"
-    value = float(p) * 100
-    if value < 0.1:
-        return "<0.1%"
-    return f"{value:.1f}%"
-
-
-def short_pct(p) -> str:
-    """A chance in a small grid square: whole percents ("<1%" for a tiny one, "0%" for none)."""
-    if p == 0:
-        return "0%"
-    value = float(p) * 100
-    return "<1%" if value < 0.5 else f"{value:.0f}%"
+    return ", ".join(f"{n}: {percent(p)}" for p, n in sorted(likely, key=lambda x: x[1]))
 
 
 def _int(text: str):
@@ -878,17 +861,17 @@ class BattleView(ToolView):
             for j, cell in enumerate(found.grid[i]):
                 lines = []
                 if mine.maneuver == "withdraw":
-                    lines.append(h("span", {"class": "adv-away"}, f"away {short_pct(cell.gets_away)}"))
+                    lines.append(h("span", {"class": "adv-away"}, f"away {whole_percent(cell.gets_away)}"))
                 lines.append(h("span", {"class": "adv-cas"}, f"{float(cell.inflicted):.1f} / {float(cell.taken):.1f}"))
                 if cell.falls_back:
-                    lines.append(h("span", {"class": "adv-back"}, f"back {short_pct(cell.falls_back)}"))
+                    lines.append(h("span", {"class": "adv-back"}, f"back {whole_percent(cell.falls_back)}"))
                 tone = "good" if cell.payoff > found.value else "bad" if cell.payoff < found.value else "even"
                 cells.append(h("td", {"class": ["adv-cell", tone], "data-cell": f"{mine.maneuver}.{j}"}, lines))
             share = found.mix[i]
             rows.append(h("tr", {"class": [chosen == mine.maneuver and "on"], "data-row": mine.maneuver},
                           h("th", {"scope": "row", "class": "adv-row"},
                             h("span", {"class": "adv-name"}, ai.bid_name(mine)),
-                            h("span", {"class": "adv-mix"}, f" {short_pct(share)}") if share else None),
+                            h("span", {"class": "adv-mix"}, f" {whole_percent(share)}") if share else None),
                           cells))
         aims = h("div", {"class": "row adv-aims", "role": "radiogroup", "aria-label": "Aim"},
                  h("span", {"class": "small muted"}, "Aim:"),
@@ -896,7 +879,7 @@ class BattleView(ToolView):
                          aria_checked="true" if self.aim == a else "false") for a in ai.AIMS])
         value = found.value
         worth = (f"{float(value):+.2f} net casualties a week" if self.aim == "net" else
-                 f"{short_pct(value)} {'to get away' if self.aim == 'away' else 'to hold the hex'}")
+                 f"{whole_percent(value)} {'to get away' if self.aim == 'away' else 'to hold the hex'}")
         return h("section", {"class": "advisor", "data-testid": "advisor", "aria-label": "Staff officer's odds"},
                  h("div", {"class": "spread"},
                    h("h3", {}, "If they declare … (", rule_ref("HR-AI-13", "battle"), ")"),
@@ -1080,12 +1063,12 @@ class BattleView(ToolView):
             for tier, p in odds["sides"][s].items():
                 rows.append(h("tr", {"class": SIDE_CLASS[s], "data-odds": f"{s}.{tier}"},
                               h("th", {"scope": "row"}, f"{names[s]}: {ai.TIER_NAMES[tier].lower()}"),
-                              h("td", {"class": "pct"}, pct(p)),
+                              h("td", {"class": "pct"}, percent(p)),
                               h("td", {"class": "bar-cell", "aria-hidden": "true"},
                                 h("meter", {"min": "0", "max": "1", "value": f"{float(p):.4f}"}))))
             if s == 0:
                 rows.append(h("tr", {"data-odds": "drawn"}, h("th", {"scope": "row"}, "Drawn combat"),
-                              h("td", {"class": "pct"}, pct(odds["drawn"])),
+                              h("td", {"class": "pct"}, percent(odds["drawn"])),
                               h("td", {"class": "bar-cell", "aria-hidden": "true"},
                                 h("meter", {"min": "0", "max": "1", "value": f"{float(odds['drawn']):.4f}"}))))
         return h("table", {"class": "data-table odds", "data-testid": "odds"},
@@ -1107,16 +1090,16 @@ class BattleView(ToolView):
                 name = ai.MOVEMENT_NAMES[key]
                 rows.append((name[:1].upper() + name[1:], [side.movement[key] for side in sides], key))
         body = [h("tr", {"data-outcome": key}, h("th", {"scope": "row"}, label),
-                  [h("td", {"class": ["pct", SIDE_CLASS[s]]}, pct(p)) for s, p in enumerate(values)])
+                  [h("td", {"class": ["pct", SIDE_CLASS[s]]}, percent(p)) for s, p in enumerate(values)])
                 for label, values, key in rows]
         body.append(h("tr", {"data-outcome": "landed"}, h("th", {"scope": "row"}, "Casualties landing (mean)"),
                       [h("td", {"class": ["pct", SIDE_CLASS[s]]}, f"{float(side.mean_landed):.2f}",
                          h("span", {"class": "spread"}, landed_spread(side.landed)))
                        for s, side in enumerate(sides)]))
         body.append(h("tr", {"data-outcome": "loses-unit"}, h("th", {"scope": "row"}, "Loses a unit"),
-                      [h("td", {"class": ["pct", SIDE_CLASS[s]]}, pct(side.loses_unit)) for s, side in enumerate(sides)]))
+                      [h("td", {"class": ["pct", SIDE_CLASS[s]]}, percent(side.loses_unit)) for s, side in enumerate(sides)]))
         body.append(h("tr", {"data-outcome": "destroyed"}, h("th", {"scope": "row"}, "Army destroyed"),
-                      [h("td", {"class": ["pct", SIDE_CLASS[s]]}, pct(side.destroyed)) for s, side in enumerate(sides)]))
+                      [h("td", {"class": ["pct", SIDE_CLASS[s]]}, percent(side.destroyed)) for s, side in enumerate(sides)]))
         return h("table", {"class": "data-table outcomes", "data-testid": "outcomes"},
                  h("caption", {}, "What the bids mean this week (", rule_ref("AI-12", "battle"), ", ",
                    rule_ref("AI-14", "battle"), ", ", rule_ref("AI-19", "battle"), ")"),

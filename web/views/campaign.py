@@ -22,6 +22,7 @@ from web.dom import button, h
 from web.session import Session
 from web.views.cards import card_back, card_button, card_picker, card_view
 from web.views.tool import ToolView
+from web.views.chances import percent
 from web.views.curtain import CurtainGuard, curtain
 from web.views.dice import die_faces
 from web.views.rulebits import rule_ref, with_rule_refs
@@ -34,18 +35,6 @@ def game_name(game) -> str:
     """A save's name: "Anna vs Ben"."""
     first, second = game.setup["players"]
     return f"{first} vs {second}"
-
-
-def percent(chance) -> str:
-    """A chance for players: "42.3%", "<0.1%", "100%"."""
-    value = float(chance) * 100
-    if value >= 99.95 and chance < 1:
-        return ">99.9%"
-    if chance == 1:
-        return "100%"
-    if 0 < value < 0.05:
-        return "<0.1%"
-    return f"{value:.1f}%"
 
 
 def cmp_label(token: str) -> str:

@@ -25,6 +25,7 @@ from engine import consim as cs
 from web.dom import button, h
 from web.session import Session
 from web.views.cards import card_picker, card_view
+from web.views.chances import whole_percent
 from web.views.dice import die_faces
 from web.views.rulebits import rule_ref, with_rule_refs
 from web.views.tool import ToolView
@@ -916,13 +917,13 @@ class ConsimView(ToolView):
                                                                    if vehicle else "")
                  + (f", {mult} more on a miss" if mode == "suppressive" else ""))
         odds_view = h("div", {"class": "ini-odds", "data-testid": "odds"},
-                      h("p", {}, h("strong", {"data-testid": "hit-chance"}, f"Hit {cs._pct(odds.hit)}"),
+                      h("p", {}, h("strong", {"data-testid": "hit-chance"}, f"Hit {whole_percent(odds.hit)}"),
                         h("span", {"class": "muted small"},
                           f" — d10 + {odds.hit_modifier} ≥ {odds.needed} ({cs.Cover(cover).label}, "
                           if mode == "aimed" else " — a natural 10 (", rule_ref("CS-8" if mode == "aimed" else "CS-9",
                                                                                 ROUTE), ")")),
                       h("p", {"class": "small odds-wounds"}, f"If hit, 1d6 + {odds.damage_modifier}: ",
-                        [h("span", {"class": ["odds-bit", f"w-{w.value}"]}, f"{WOUND_LABEL[w]} {cs._pct(p)}")
+                        [h("span", {"class": ["odds-bit", f"w-{w.value}"]}, f"{WOUND_LABEL[w]} {whole_percent(p)}")
                          for w, p in odds.wounds.items() if p], h("span", {}, "(", rule_ref("CS-10", ROUTE), ")")),
                       h("p", {"class": "muted small"}, ticks, " (", rule_ref("CS-7", ROUTE), ")."))
         return h("section", {"class": "panel ini-shot", "aria-label": "Shoot", "data-testid": "shot-panel"},

@@ -24,7 +24,7 @@ def tour(page, base: str, tag: str) -> None:
     page.goto(base + "#/conflict")
     shoot(page, f"conflict-setup-blank-{tag}")
     page.get_by_role("button", name="Load the Purple Dragon League example").click()
-    page.locator("[data-field=seed]").fill("7")
+    page.locator("#app-conflict [data-field=seed]").fill("7")
     shoot(page, f"conflict-setup-example-{tag}")
     page.get_by_role("button", name="Start the conflict").click()
     shoot(page, f"conflict-curtain-{tag}", full=False)

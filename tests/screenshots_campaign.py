@@ -55,7 +55,7 @@ def start(page, base: str, seed: str, solo: bool = False, own: bool = False, nam
     page.get_by_label("Our own deck and dice" if own else "The app's deck and dice").check()
     page.locator("[data-field='campaign:name0']").fill(names[0])
     page.locator("[data-field='campaign:name1']").fill(names[1])
-    page.locator("[data-field=seed]").fill(seed)
+    page.locator("#app-campaign [data-field=seed]").fill(seed)
     page.get_by_role("button", name="Start the campaign").click()
     page.wait_for_selector("[data-testid=table]")
 

@@ -26,7 +26,7 @@ def start_table_deck(page, base: str) -> None:
         page.get_by_role("button", name="New game").click()
     page.get_by_role("button", name="Load the Purple Dragon League example").click()
     page.get_by_label("Table deck").check()
-    page.locator("[data-field=seed]").fill("7")
+    page.locator("#app-conflict [data-field=seed]").fill("7")
     page.get_by_role("button", name="Start the conflict").click()
     page.wait_for_selector("[data-testid=picker]")
 

@@ -15,7 +15,7 @@ so a house table typed by a group works the same way.
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Mapping
+from collections.abc import Mapping
 
 #: The six maneuvers in the source's table order (rows and columns), as keys.
 MANEUVERS: tuple[str, ...] = ("withdraw", "defend", "block", "skirmish", "attack", "shock")

@@ -74,7 +74,8 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any, Callable
 
 from . import referee
 from .cards import Card, CardError, Rank, Suit, clean_cards, full_deck, parse_card, shuffled_deck

@@ -59,7 +59,8 @@ import json
 import math
 import re
 import zlib
-from typing import Any, Callable, Mapping
+from collections.abc import Mapping
+from typing import Any, Callable
 
 from . import game as game_mod
 from .game import MAX_SEED, SEED_RANGE, ActionError, Game, RuleError, UnknownKind

@@ -70,7 +70,8 @@ import re
 from dataclasses import dataclass, replace
 from enum import Enum
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from .cards import Card, CardError, Rank, Suit, clean_cards, full_deck, parse_card, shuffled_deck
 from .game import ActionError, Game, RuleError

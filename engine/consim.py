@@ -75,7 +75,8 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from . import referee
 from .cards import Card, CardError, Suit, clean_cards, parse_card, shuffled_deck

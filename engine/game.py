@@ -56,7 +56,8 @@ import math
 import random
 from dataclasses import dataclass, field, replace
 from types import ModuleType
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from .rules import SettingsError, resolve_rules
 
@@ -168,9 +169,15 @@ class FrozenList(list):
         return list.__repr__(self)
 
 
+#: Values :func:`freeze` returns as they are, by their exact type.
+_AS_IT_IS = frozenset({str, int, float, bool, type(None), FrozenDict, FrozenList})
+
+
 def freeze(value: Any) -> Any:
     """``value`` as data no one can change: mappings become :class:`FrozenDict`, lists
     and tuples :class:`FrozenList`, anything else stays as it is (numbers, text …)."""
+    if type(value) in _AS_IT_IS:  # the common cases first: a save holds thousands of them
+        return value
     if isinstance(value, (FrozenDict, FrozenList)):
         return value
     if isinstance(value, Mapping):

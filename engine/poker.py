@@ -22,7 +22,7 @@ and four times, and one per suit — so a straight is five set bits in a row
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from .cards import Card, CardError, Rank, Suit, parse_card
 

@@ -9,7 +9,8 @@ range) is an :class:`~engine.game.ActionError`; a move the rules forbid is a
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from .cards import Card, CardError, clean_cards, parse_card
 from .game import ActionError, RuleError

@@ -8,7 +8,8 @@ Settings travel with a saved game and a shared link.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any, Callable
 
 
 class SettingsError(ValueError):

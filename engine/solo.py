@@ -37,7 +37,8 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from . import conflict as oic
 from .cards import Card, Suit, full_deck

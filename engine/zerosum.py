@@ -95,7 +95,8 @@ import math
 import numbers
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 __all__ = [
     "MAX_STRATEGIES", "ZeroSumError", "PayoffError", "MixError", "Solution", "Response",

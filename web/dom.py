@@ -13,7 +13,8 @@ imports ``js`` lazily so the tree building can be tested on CPython.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 #: Attributes that are live properties of form controls, not just markup.
 PROPERTIES = {"value", "checked", "open"}
@@ -25,6 +26,9 @@ SVG_TAGS = {"svg", "path", "rect", "g"}
 
 class VText:
     __slots__ = ("text", "el")
+    #: A text node has no tag and no key: it matches only another text node.
+    tag = None
+    key = None
 
     def __init__(self, text: str):
         self.text = text
@@ -42,6 +46,7 @@ class VNode:
 
     @property
     def key(self) -> str | None:
+        """``data-key``: the row this element shows, wherever it moves among its siblings."""
         return self.attrs.get("data-key")
 
     def text(self) -> str:
@@ -52,9 +57,14 @@ class VNode:
 def _children(items: Iterable[Any]) -> list:
     out: list = []
     for child in items:
-        if child is None or child is False or child is True:
+        kind = type(child)  # the common cases by exact type first: a screen has thousands
+        if kind is VNode or kind is VText:
+            out.append(child)
+        elif kind is str:
+            out.append(VText(child))
+        elif child is None or child is False or child is True:
             continue
-        if isinstance(child, (list, tuple)):
+        elif isinstance(child, (list, tuple)):
             out.extend(_children(child))
         elif isinstance(child, (VNode, VText)):
             out.append(child)
@@ -91,10 +101,15 @@ def button(label: Any, action: str, arg: Any = None, *, cls: Any = None, disable
 
 # ---------------------------------------------------------------- browser side
 
-def _document():
-    from js import document  # type: ignore[import-not-found]
+_DOCUMENT: list = []  # the page's document, looked up at the first render
 
-    return document
+
+def _document():
+    if not _DOCUMENT:
+        from js import document  # type: ignore[import-not-found]
+
+        _DOCUMENT.append(document)
+    return _DOCUMENT[0]
 
 
 def _create(node):
@@ -122,30 +137,33 @@ def _set_property(el, key: str, value: str | None) -> None:
 
 
 def _same(old, new) -> bool:
-    if isinstance(old, VText) or isinstance(new, VText):
-        return isinstance(old, VText) and isinstance(new, VText)
+    """Whether ``new`` updates ``old``'s element: the same tag (text nodes have none) and key."""
     return old.tag == new.tag and old.key == new.key
 
 
 def _patch_node(old, new) -> None:
     new.el = el = old.el
-    if isinstance(new, VText):
+    if new.tag is None:
         if old.text != new.text:
             el.data = new.text
         return
-    for key, value in new.attrs.items():
-        if old.attrs.get(key) != value:
-            el.setAttribute(key, value)
-        if key in PROPERTIES:
+    old_attrs, new_attrs = old.attrs, new.attrs
+    if old_attrs != new_attrs:  # (compared at C speed: most elements do not change)
+        for key, value in new_attrs.items():
+            if old_attrs.get(key) != value:
+                el.setAttribute(key, value)
+        for key in old_attrs:
+            if key not in new_attrs:
+                el.removeAttribute(key)
+                if key in PROPERTIES and key != "value":
+                    _set_property(el, key, None)
+    for key in PROPERTIES:  # live properties follow the tree even where the markup did not change
+        if key in new_attrs:
             focused = key == "value" and _document().activeElement == el
             if not focused:
-                _set_property(el, key, value)
-    for key in old.attrs:
-        if key not in new.attrs:
-            el.removeAttribute(key)
-            if key in PROPERTIES and key != "value":
-                _set_property(el, key, None)
-    patch_children(el, old.children, new.children)
+                _set_property(el, key, new_attrs[key])
+    if old.children or new.children:
+        patch_children(el, old.children, new.children)
 
 
 def _match(old: list, new: list) -> list:
@@ -155,6 +173,10 @@ def _match(old: list, new: list) -> list:
     row never makes the next row's element (and its focused field) take the
     removed row's place; unkeyed children match by their order among the unkeyed.
     """
+    if all(node.key is None for node in old) and all(node.key is None for node in new):
+        # no keys on either side (most lists): children match by their place
+        return [previous if previous.tag == node.tag else None for previous, node in zip(old, new)] + \
+            [None] * (len(new) - len(old))
     by_key = {node.key: node for node in old if isinstance(node, VNode) and node.key is not None}
     unkeyed = [node for node in old if not (isinstance(node, VNode) and node.key is not None)]
     matches, u = [], 0
@@ -172,6 +194,10 @@ def _match(old: list, new: list) -> list:
 def patch_children(parent, old: list, new: list) -> None:
     """Make ``parent`` 's children match ``new``, reusing what ``old`` rendered."""
     matches = _match(old, new)
+    if len(old) == len(new) and all(previous is node for previous, node in zip(matches, old)):
+        for node, previous in zip(new, old):  # every element stays where it is (most renders)
+            _patch_node(previous, node)
+        return
     reused = {id(node) for node in matches if node is not None}
     for previous in old:
         if id(previous) not in reused:

@@ -6,6 +6,8 @@ reads as plain Python.
 
 from __future__ import annotations
 
+import functools
+
 from js import URL, Blob, Date, Math, Object, document, navigator, window  # type: ignore[import-not-found]
 from pyodide.ffi import jsnull, to_js  # type: ignore[import-not-found]
 
@@ -30,8 +32,11 @@ def now_ms() -> int:
     return int(Date.now())
 
 
+@functools.lru_cache(maxsize=512)
 def local_time(ms: int | None) -> str:
-    """An epoch-ms time in the reader's own language and time zone: "Nov 29, 2026, 10:42 PM"."""
+    """An epoch-ms time in the reader's own language and time zone: "Nov 29, 2026, 10:42 PM".
+
+    Remembered per time: the Saves drawer shows one per save at every render."""
     if ms is None:
         return "unknown time"
     return str(Date.new(ms).toLocaleString([], js_object({"dateStyle": "medium", "timeStyle": "short"})))

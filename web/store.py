@@ -35,7 +35,8 @@ import re
 import time
 import unicodedata
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Protocol
+from collections.abc import Mapping
+from typing import Any, Callable, Protocol
 
 from engine import codec
 from engine import game as games
@@ -342,6 +343,11 @@ class Store:
         self.tab_id = tab_id or self._random(8)
         #: The rev this tab last loaded or wrote, per slot.
         self.seen: dict[str, int] = {}
+        #: What :meth:`list` read of each slot, by the exact text it read it from: a save
+        #: is checked again only when its text changed (another tab, an edit), not at
+        #: every render of the Saves drawer (issue 19: with twenty saves, re-reading them
+        #: all was half of what a tap cost).
+        self._listed: dict[str, tuple[str, SlotInfo]] = {}
 
     # ------------------------------------------------------------------ helpers
 
@@ -520,6 +526,7 @@ class Store:
     def list(self, kind: str | None = None) -> list[SlotInfo]:
         """Saved games (of ``kind``, or all), newest first; unreadable ones have a ``problem``."""
         infos = []
+        listed: dict[str, tuple[str, SlotInfo]] = {}
         for key in self.storage.keys():
             if not key.startswith(SLOT_PREFIX):
                 continue
@@ -530,21 +537,30 @@ class Store:
             raw = self.storage.get(key)
             if raw is None:
                 continue
-            try:
-                game, meta = self._peek(raw)
-            except codec.SaveError as err:
-                infos.append(SlotInfo(slot_id, match.group(1), None, None, None, None, None, None, str(err)))
-                continue
-            infos.append(SlotInfo(
-                id=slot_id, kind=match.group(1), name=meta.get("name"),
-                created=meta.get("created"), updated=meta.get("updated"),
-                actions=len(game.actions), position=game.position, rev=_int_or_none(meta.get("rev")),
-                problem=None if game.kind == match.group(1) else
-                "This save is damaged: it holds a different kind of game",
-                standing=_clean_standing(meta.get("standing")), spectator=games.is_spectator(game),
-            ))
+            seen = self._listed.get(slot_id)
+            info = seen[1] if seen is not None and seen[0] == raw else self._slot_info(slot_id, match.group(1), raw)
+            listed[slot_id] = (raw, info)
+            infos.append(info)
+        if kind is None:
+            self._listed = listed
+        else:  # slots of other kinds were not looked at: what is known of them stays
+            self._listed = {**{s: v for s, v in self._listed.items() if v[1].kind != kind}, **listed}
         infos.sort(key=lambda i: (-(i.updated if i.updated is not None else -1), i.id))
         return infos
+
+    def _slot_info(self, slot_id: str, kind: str, raw: str) -> SlotInfo:
+        """A slot as :meth:`list` shows it, read from its stored text ``raw``."""
+        try:
+            game, meta = self._peek(raw)
+        except codec.SaveError as err:
+            return SlotInfo(slot_id, kind, None, None, None, None, None, None, str(err))
+        return SlotInfo(
+            id=slot_id, kind=kind, name=meta.get("name"),
+            created=meta.get("created"), updated=meta.get("updated"),
+            actions=len(game.actions), position=game.position, rev=_int_or_none(meta.get("rev")),
+            problem=None if game.kind == kind else "This save is damaged: it holds a different kind of game",
+            standing=_clean_standing(meta.get("standing")), spectator=games.is_spectator(game),
+        )
 
     def rename(self, slot_id: str, name: str) -> None:
         """Give a saved game a new name (does not count as an edit for other tabs)."""

@@ -133,6 +133,33 @@ def test_list_newest_first_and_by_kind(store):
     assert store.list("nothing") == []
 
 
+def test_the_list_reads_a_save_again_only_when_its_text_changed(store, monkeypatch):
+    """Issue 19: every render of the Saves drawer lists the saves; a save whose stored text
+    is unchanged is not parsed and checked again, and any change (this tab, another tab,
+    a hand edit, a deletion) is seen at the next listing."""
+    a = store.create(dice(), name="A")
+    b = store.create(dice(ops=["roll"]), name="B")
+    other = store.create(dice(players=("Cy", "Di")), name="C")
+    store.storage.set("ct:v1:slot:other-abcdef", codec.dumps(dice()))
+    read: list[str] = []
+    peek = Store._peek
+    monkeypatch.setattr(Store, "_peek", staticmethod(lambda raw: read.append(raw) or peek(raw)))
+    first = store.list("testdice")
+    assert len(read) == 3
+    assert store.list("testdice") == first and len(read) == 3  # nothing read again
+    store.list()
+    assert len(read) == 4  # only the other tool's slot was new
+    store.save(a, dice(ops=["roll", "roll"]))  # this tab
+    store.storage.set(SLOT_PREFIX + b, "{broken")  # another tab, or a hand edit
+    store.storage.remove(SLOT_PREFIX + other)
+    read.clear()
+    listed = store.list("testdice")
+    infos = {i.id: i for i in listed}
+    assert len(read) == 2 and set(infos) == {a, b}
+    assert infos[a].actions == 2 and infos[b].damaged
+    assert store.list("testdice") == listed and len(read) == 2
+
+
 def test_rename(store):
     slot = store.create(dice(), name="Old")
     store.rename(slot, MARKUP)

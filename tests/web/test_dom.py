@@ -201,3 +201,69 @@ def test_svg_drawings_are_made_in_the_svg_namespace(doc):
     assert not hasattr(figure, "namespace")
     assert svg.namespace == dom.SVG_NS and svg.attrs == {"viewBox": "0 0 4 4"}
     assert [(c.tag, c.namespace) for c in svg.children] == [("rect", dom.SVG_NS), ("path", dom.SVG_NS)]
+
+
+# ---------------------------------------------------------------- any patch is a fresh render
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_TAGS = st.sampled_from(["div", "p", "button", "input", "details"])
+_ATTRS = st.dictionaries(st.sampled_from(["class", "title", "value", "checked", "open", "data-key", "hidden"]),
+                         st.sampled_from(["a", "b", "", "1"]), max_size=3)
+
+
+def _tree(depth: int = 3):
+    leaf = st.sampled_from(["x", "y", "", "<b>z</b>"])
+    if depth == 0:
+        return leaf
+    node = st.builds(lambda tag, attrs, kids: (tag, attrs, kids), _TAGS, _ATTRS,
+                     st.lists(st.deferred(lambda: _tree(depth - 1)), max_size=4))
+    return st.one_of(leaf, node)
+
+
+def _build(spec):
+    if isinstance(spec, str):
+        return spec
+    tag, attrs, kids = spec
+    return h(tag, attrs, [_build(k) for k in kids])
+
+
+def _unique_keys(specs):
+    """Keys unique among siblings, as views make them (data-key names a row)."""
+    out, seen = [], set()
+    for spec in specs:
+        if not isinstance(spec, str):
+            tag, attrs, kids = spec
+            if attrs.get("data-key") in seen:
+                attrs = {k: v for k, v in attrs.items() if k != "data-key"}
+            seen.add(attrs.get("data-key"))
+            spec = (tag, attrs, _unique_keys(kids))
+        out.append(spec)
+    return out
+
+
+def _dump(node):
+    if node.tag is None:
+        return node.data
+    # a field the tree gives no value keeps what is in it (what a person typed stays)
+    props = {k: getattr(node, k) for k in ("value", "checked", "open") if k != "value" or k in node.attrs}
+    return (node.tag, dict(node.attrs), props, [_dump(c) for c in node.children])
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.lists(_tree(), max_size=5).map(_unique_keys), st.lists(_tree(), max_size=5).map(_unique_keys))
+def test_any_tree_patched_to_any_other_is_what_a_fresh_render_makes(before, after):
+    """Issue 19 (the patch's fast paths): from whatever was on screen, a patch leaves
+    exactly the elements, attributes, live properties and text that rendering the new
+    tree from nothing makes; a render that changes nothing creates nothing."""
+    doc = FakeDocument()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(dom, "_document", lambda: doc)
+        patched = Root(FakeNode("div"))
+        patched.render([_build(s) for s in before])
+        patched.render([_build(s) for s in after])
+        fresh = Root(FakeNode("div"))
+        fresh.render([_build(s) for s in after])
+        assert [_dump(c) for c in patched.el.children] == [_dump(c) for c in fresh.el.children]
+        created, elements = doc.created, list(patched.el.children)
+        patched.render([_build(s) for s in after])
+        assert doc.created == created and patched.el.children == elements

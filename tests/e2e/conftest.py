@@ -138,23 +138,27 @@ class SharedDevice:
             tab.close()
         return self.warmed
 
-    def reset(self, keep: set[str]) -> None:
+    def reset(self, keep: set[str], tab=None, storage: bool = True) -> None:
         """Back to a clean returning device: no tab, no storage, online, no permissions.
 
         ``keep`` are the suite's own servers (base_url, sub_url): their caches, service
         worker and snapshot stay. Any other origin (a server a test started for itself
-        on a port the system may hand out again) is forgotten entirely.
+        on a port the system may hand out again) is forgotten entirely. ``tab``, a blank
+        tab of this device's to keep open, clears the storage (else a tab opened for it
+        alone does). ``storage=False`` leaves the storage for the reset before the next
+        use (every use starts with one): a test's end closes its tabs and stops there.
         """
         context = self.context
         for open_page in list(context.pages):
-            open_page.close()
+            if open_page is not tab:
+                open_page.close()
         context.set_offline(False)
         context.clear_permissions()
         context.clear_cookies()
         context.unroute_all(behavior="ignoreErrors")
-        if not self.origins:
+        if not storage or not self.origins:
             return
-        probe = context.new_page()
+        probe = tab or context.new_page()
         try:
             cdp = context.new_cdp_session(probe)
             for origin in sorted(self.origins):
@@ -162,7 +166,8 @@ class SharedDevice:
                 cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": types})
             cdp.detach()
         finally:
-            probe.close()
+            if tab is None:
+                probe.close()
         self.origins &= keep
 
 
@@ -243,7 +248,7 @@ class DevicePool:
         return Device(self, shared, viewport, color_scheme)
 
     def give_back(self, shared: SharedDevice) -> None:
-        shared.reset(SUITE_ORIGINS)
+        shared.reset(SUITE_ORIGINS, storage=False)  # emptied when it is taken again
         self.free[self.key_of[id(shared)]].append(shared)
 
     def close(self) -> None:
@@ -285,10 +290,10 @@ def page(request, browser, browser_context_args, base_url):
         context.close()
         return
     device = request.getfixturevalue("shared_device")
-    device.reset(SUITE_ORIGINS)
     tab = device.context.new_page()
+    device.reset(SUITE_ORIGINS, tab=tab)  # the test's own blank tab empties the storage
     yield tab
-    device.reset(SUITE_ORIGINS)
+    device.reset(SUITE_ORIGINS, storage=False)  # the next test's reset empties it
 
 
 class Recorder:

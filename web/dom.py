@@ -66,8 +66,6 @@ def _children(items: Iterable[Any]) -> list:
             continue
         elif isinstance(child, (list, tuple)):
             out.extend(_children(child))
-        elif isinstance(child, (VNode, VText)):
-            out.append(child)
         else:
             out.append(VText(str(child)))
     return out

@@ -541,10 +541,8 @@ class Store:
             info = seen[1] if seen is not None and seen[0] == raw else self._slot_info(slot_id, match.group(1), raw)
             listed[slot_id] = (raw, info)
             infos.append(info)
-        if kind is None:
-            self._listed = listed
-        else:  # slots of other kinds were not looked at: what is known of them stays
-            self._listed = {**{s: v for s, v in self._listed.items() if v[1].kind != kind}, **listed}
+        # what is known of the slots of other kinds (not looked at) stays; gone slots go
+        self._listed = {s: v for s, v in self._listed.items() if kind is not None and v[1].kind != kind} | listed
         infos.sort(key=lambda i: (-(i.updated if i.updated is not None else -1), i.id))
         return infos
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from web import dom
 from web.dom import Root, Serial, button, h
@@ -204,8 +205,6 @@ def test_svg_drawings_are_made_in_the_svg_namespace(doc):
 
 
 # ---------------------------------------------------------------- any patch is a fresh render
-from hypothesis import given, settings, strategies as st  # noqa: E402
-
 _TAGS = st.sampled_from(["div", "p", "button", "input", "details"])
 _ATTRS = st.dictionaries(st.sampled_from(["class", "title", "value", "checked", "open", "data-key", "hidden"]),
                          st.sampled_from(["a", "b", "", "1"]), max_size=3)

@@ -12,6 +12,7 @@ content hashes of every file it serves. Same sources → same bytes.
 from __future__ import annotations
 
 import argparse
+import atexit
 import hashlib
 import io
 import json
@@ -156,16 +157,47 @@ def shipped_sources() -> list[Path]:
     return files
 
 
+class _Compiler:
+    """One Pyodide under Node (``web/compile_pyc.mjs --serve``) for every directory a
+    build compiles (a Pyodide start is ~2–4 s of a core: a build compiles five
+    directories, and the test suite builds the site twice). Started at the first
+    compile; it ends when its stdin closes: at exit, or after a compile that failed."""
+
+    def __init__(self) -> None:
+        self.process: subprocess.Popen | None = None
+        atexit.register(self.close)
+
+    def compile(self, staging: Path, options: dict) -> int:
+        if self.process is None or self.process.poll() is not None:
+            self.process = subprocess.Popen(
+                ["node", str(ROOT / "web" / "compile_pyc.mjs"), "--serve"], cwd=ROOT, text=True,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.process.stdin.write(json.dumps({"dir": str(staging), "options": options}) + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        answer = json.loads(line) if line.startswith("{") else {"error": line or "Node ended"}
+        if "compiled" not in answer:
+            self.close()
+            sys.exit(f"compiling Python for Pyodide failed: {answer['error']}")
+        return answer["compiled"]
+
+    def close(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.stdin.close()
+            self.process.wait()
+        self.process = None
+
+
+_COMPILER = _Compiler()
+
+
 def compile_bytecode(staging: Path, options: dict | None = None) -> None:
     """Bytecode for Pyodide's Python, made by Pyodide itself under Node (web/compile_pyc.mjs).
 
     The browser then imports the code without compiling its source at start-up.
     ``options`` go to compile_pyc.mjs (``sourceless``, ``docstrings``, ``prefix``).
     """
-    result = subprocess.run(["node", str(ROOT / "web" / "compile_pyc.mjs"), str(staging),
-                             json.dumps(options or {})], cwd=ROOT, capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.exit(f"compiling Python for Pyodide failed:\n{result.stdout}{result.stderr}")
+    _COMPILER.compile(staging, options or {})
 
 
 def _zip_dir(files: dict[str, bytes], bytecode: dict | bool) -> bytes:

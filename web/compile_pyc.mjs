@@ -2,6 +2,10 @@
 // browser runs), so the browser does not compile them at start-up. Called by web/build.py.
 //
 // Usage: node web/compile_pyc.mjs <dir> [options as JSON]
+//        node web/compile_pyc.mjs --serve
+//   --serve: one Pyodide for many directories (web/build.py keeps one such process for
+//   a whole build): each line on stdin is {"dir": ..., "options": {...}}, and each gets
+//   one line on stdout, {"compiled": N} or {"error": "..."}; the process ends with stdin.
 //   {"sourceless": true}       write foo.pyc in place of every foo.py (the .py is removed:
 //                              only bytecode ships); otherwise __pycache__/foo.cpython-3XX.pyc
 //                              beside the source
@@ -19,15 +23,11 @@
 // without the ^^^ markers under the failing expression; the bytecode is smaller.
 import { loadPyodide } from "pyodide";
 import { resolve } from "node:path";
+import { createInterface } from "node:readline";
 
-const dir = resolve(process.argv[2]);
-const options = { sourceless: false, docstrings: true, prefix: "", checked: false, lines: true,
-                  ...JSON.parse(process.argv[3] || "{}") };
+const DEFAULTS = { sourceless: false, docstrings: true, prefix: "", checked: false, lines: true };
 const pyodide = await loadPyodide({ env: { PYTHONNODEBUGRANGES: "1" } });
-pyodide.FS.mkdirTree("/src");
-pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: dir }, "/src");
-pyodide.globals.set("options", pyodide.toPy(options));
-const count = pyodide.runPython(`
+pyodide.runPython(`
 import ast, importlib.util, os, pathlib
 from importlib._bootstrap_external import _code_to_hash_pyc
 
@@ -48,25 +48,54 @@ def strip_lines(code):
     consts = tuple(strip_lines(c) if isinstance(c, type(code)) else c for c in code.co_consts)
     return code.replace(co_linetable=b"", co_consts=consts)
 
-count = 0
-for path in sorted(pathlib.Path("/src").rglob("*.py")):
-    rel = path.relative_to("/src").as_posix()
-    source = path.read_bytes()
-    tree = ast.parse(source, filename=rel)
-    if not options["docstrings"]:
-        tree = strip_docstrings(tree)
-    code = compile(tree, options["prefix"] + rel, "exec", dont_inherit=True)
-    if not options["lines"]:
-        code = strip_lines(code)
-    data = _code_to_hash_pyc(code, importlib.util.source_hash(source), options["checked"])
-    if options["sourceless"]:
-        target = path.with_suffix(".pyc")
-        path.unlink()
-    else:
-        target = pathlib.Path(importlib.util.cache_from_source(str(path)))
-        target.parent.mkdir(exist_ok=True)
-    target.write_bytes(bytes(data))
-    count += 1
-count
+def compile_dir(options):
+    """Compiles every .py under /src as \`\`options\`\` say; returns how many."""
+    count = 0
+    for path in sorted(pathlib.Path("/src").rglob("*.py")):
+        rel = path.relative_to("/src").as_posix()
+        source = path.read_bytes()
+        tree = ast.parse(source, filename=rel)
+        if not options["docstrings"]:
+            tree = strip_docstrings(tree)
+        code = compile(tree, options["prefix"] + rel, "exec", dont_inherit=True)
+        if not options["lines"]:
+            code = strip_lines(code)
+        data = _code_to_hash_pyc(code, importlib.util.source_hash(source), options["checked"])
+        if options["sourceless"]:
+            target = path.with_suffix(".pyc")
+            path.unlink()
+        else:
+            target = pathlib.Path(importlib.util.cache_from_source(str(path)))
+            target.parent.mkdir(exist_ok=True)
+        target.write_bytes(bytes(data))
+        count += 1
+    return count
 `);
-console.log(`compiled ${count} modules with Python ${pyodide.version}`);
+const compileDir = pyodide.globals.get("compile_dir");
+
+function compile(dir, options) {
+  pyodide.FS.mkdirTree("/src");
+  pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: resolve(dir) }, "/src");
+  try {
+    return compileDir(pyodide.toPy({ ...DEFAULTS, ...options }));
+  } finally {
+    pyodide.FS.unmount("/src");
+  }
+}
+
+if (process.argv[2] === "--serve") {
+  for await (const line of createInterface({ input: process.stdin })) {
+    if (!line.trim()) continue;
+    let answer;
+    try {
+      const job = JSON.parse(line);
+      answer = { compiled: compile(job.dir, job.options || {}) };
+    } catch (error) {
+      answer = { error: String(error && error.message || error) };
+    }
+    process.stdout.write(JSON.stringify(answer) + "\n");
+  }
+} else {
+  const count = compile(process.argv[2], JSON.parse(process.argv[3] || "{}"));
+  console.log(`compiled ${count} modules with Python ${pyodide.version}`);
+}

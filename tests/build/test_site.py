@@ -100,3 +100,31 @@ def test_segno_ships_apart_from_the_app_as_its_wheels_modules(two_builds):
     assert b"BSD" in segno_zip.read("segno/LICENSE") or b"Redistribution" in segno_zip.read("segno/LICENSE")
     page = (site / "index.html").read_text()
     assert "segno" not in page  # not preloaded, not in PyScript's files
+
+
+def test_one_compiler_serves_a_whole_build_and_a_broken_source_stops_it_with_its_name(tmp_path):
+    """web/build.py keeps one Pyodide under Node for every directory it compiles (issue 19):
+    a second directory goes to the same process; a source that does not compile ends the
+    build with a message naming it, and the next compile starts a new process."""
+    from web.build import _COMPILER, compile_bytecode
+
+    good = tmp_path / "good"
+    (good / "pkg").mkdir(parents=True)
+    (good / "pkg" / "a.py").write_text('"""Doc."""\nX = 1\n')
+    compile_bytecode(good, {"sourceless": True})
+    process = _COMPILER.process
+    assert (good / "pkg" / "a.pyc").exists() and not (good / "pkg" / "a.py").exists()
+    again = tmp_path / "again"
+    again.mkdir()
+    (again / "b.py").write_text("Y = 2\n")
+    compile_bytecode(again)
+    assert _COMPILER.process is process and process.poll() is None
+    assert list((again / "__pycache__").glob("b.cpython-3*.pyc"))
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "bad_module.py").write_text("def (:\n")
+    with pytest.raises(SystemExit, match=r"(?s)compiling Python for Pyodide failed: .*bad_module\.py.*SyntaxError"):
+        compile_bytecode(broken)
+    assert process.poll() is not None  # ended, not left behind
+    compile_bytecode(again)
+    assert _COMPILER.process is not process and _COMPILER.process.poll() is None

@@ -14,6 +14,11 @@ PORT ?= 8000
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 APT_GET := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600
 apt_update = $(if $(APT_UPDATED),,$(eval APT_UPDATED := yes)$(APT_GET) update -qq)
+# `make test` needs all of these: the first one missing installs every one in a single
+# apt-get (dpkg's triggers run once, not five times: issue 19, a fresh machine's setup).
+# If that fails (a package this release lacks), the rule installs its own package alone.
+TEST_APT := chromium chromium-headless-shell zbar-tools poppler-utils webkit2gtk-driver xvfb
+apt_install = $(if $(filter test,$(MAKECMDGOALS)),$(APT_GET) install -y -qq $(TEST_APT) || )$(APT_GET) install -y -qq $(1)
 # The e2e suite's Chromium: Debian's headless shell of the same Chromium (tests/e2e/conftest.py
 # says why); the full browser above stays for `make play`, benchmarks and screenshots. Where
 # it cannot be installed, the suite runs in the full browser (slower, the same tests).
@@ -22,7 +27,7 @@ HEADLESS_SHELL_MISSING := chromium-headless-shell could not be installed: the e2
 $(HEADLESS_SHELL):
 	@command -v apt-get >/dev/null || { echo "$(HEADLESS_SHELL_MISSING)"; exit 0; }
 	$(apt_update)
-	$(APT_GET) install -y -qq chromium-headless-shell || echo "$(HEADLESS_SHELL_MISSING)"
+	$(call apt_install,chromium-headless-shell) || echo "$(HEADLESS_SHELL_MISSING)"
 
 # The e2e tests run on three workers (pytest-xdist): each has its own browser, servers and
 # warm device (tests/e2e/conftest.py). Three on two cores: a test waits part of its time
@@ -50,18 +55,18 @@ node_modules/.installed: package.json package-lock.json
 /usr/bin/chromium:
 	@command -v apt-get >/dev/null || { echo "Install Chromium at /usr/bin/chromium"; exit 1; }
 	$(apt_update)
-	$(APT_GET) install -y -qq chromium
+	$(call apt_install,chromium)
 
 $(WEBKIT) &:
 	@command -v apt-get >/dev/null || { echo "Install WebKitGTK's WebDriver (/usr/bin/WebKitWebDriver) and xvfb-run"; exit 1; }
 	$(apt_update)
-	$(APT_GET) install -y -qq webkit2gtk-driver xvfb
+	$(call apt_install,webkit2gtk-driver xvfb)
 
 # zbarimg decodes the share QR codes in the e2e tests (tests/e2e/test_share_qr.py).
 /usr/bin/zbarimg:
 	@command -v apt-get >/dev/null || { echo "Install zbar-tools (zbarimg at /usr/bin/zbarimg)"; exit 1; }
 	$(apt_update)
-	$(APT_GET) install -y -qq zbar-tools
+	$(call apt_install,zbar-tools)
 
 # poppler-utils: pdftotext reads the printed PDFs in the e2e tests (tests/e2e/test_print.py),
 # pdftoppm turns them into pictures to look at (tests/screenshots_print.py).
@@ -69,7 +74,7 @@ POPPLER := /usr/bin/pdftotext /usr/bin/pdftoppm
 $(POPPLER) &:
 	@command -v apt-get >/dev/null || { echo "Install poppler-utils (pdftotext and pdftoppm in /usr/bin)"; exit 1; }
 	$(apt_update)
-	$(APT_GET) install -y -qq poppler-utils
+	$(call apt_install,poppler-utils)
 
 deps: $(VENV)/.installed node_modules/.installed
 

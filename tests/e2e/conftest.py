@@ -48,8 +48,9 @@ CHROMIUM_FLAGS = [
 #: mode). Each test still has its own tab: its own window, JavaScript realm, Pyodide and
 #: sessionStorage. What carries over is the process, and what it has compiled, so a
 #: boot does not start a process and compile Pyodide's scripts and WebAssembly again
-#: (issue 19, measured here: a boot in a new tab 2.3 core-seconds in a new process, 1.3
-#: in the site's; the whole suite 2,252 → 1,353 core-seconds). Benchmarks and screenshot
+#: (issue 19, measured side by side: a boot in a new tab 2.3 core-seconds in a new
+#: process, 1.3 in the site's; test_conflict.py with test_campaign.py on three workers,
+#: twice each way, 217/222 → 168/198 core-seconds). Benchmarks and screenshot
 #: tours keep the browser's own process model (``CHROMIUM_FLAGS``): they measure and
 #: show what a person's browser does.
 E2E_FLAGS = [*CHROMIUM_FLAGS, "--process-per-site"]

@@ -4,7 +4,7 @@ The site is built once per session if ``build/`` is missing (``make test`` build
 first). Every page records its requests and console errors so tests can prove that
 nothing leaves the origin and nothing breaks quietly.
 
-One device per worker for the whole run (issue 19, the test suite; `make test` runs two
+One device per worker for the whole run (issue 19, the test suite; `make test` runs three
 pytest-xdist workers, each with its own browser and servers): the ``page`` fixture is a new
 tab in one session-wide browser context, so the HTTP cache, the service worker and the
 app's memory snapshot (Cache Storage) carry over and every boot after the first is a

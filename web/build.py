@@ -158,7 +158,7 @@ def shipped_sources() -> list[Path]:
 
 
 class _Compiler:
-    """One Pyodide under Node (``web/compile_pyc.mjs --serve``) for every directory a
+    """One Pyodide under Node (``web/compile_pyc.mjs``) for every directory a
     build compiles (a Pyodide start is ~2–4 s of a core: a build compiles five
     directories, and the test suite builds the site twice). Started at the first
     compile; it ends when its stdin closes: at exit, or after a compile that failed."""
@@ -170,7 +170,7 @@ class _Compiler:
     def compile(self, staging: Path, options: dict) -> int:
         if self.process is None or self.process.poll() is not None:
             self.process = subprocess.Popen(
-                ["node", str(ROOT / "web" / "compile_pyc.mjs"), "--serve"], cwd=ROOT, text=True,
+                ["node", str(ROOT / "web" / "compile_pyc.mjs")], cwd=ROOT, text=True,
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self.process.stdin.write(json.dumps({"dir": str(staging), "options": options}) + "\n")
         self.process.stdin.flush()

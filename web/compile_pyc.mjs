@@ -1,11 +1,11 @@
 // Compiles Python sources to bytecode with Pyodide's own Python (the interpreter the
 // browser runs), so the browser does not compile them at start-up. Called by web/build.py.
 //
-// Usage: node web/compile_pyc.mjs <dir> [options as JSON]
-//        node web/compile_pyc.mjs --serve
-//   --serve: one Pyodide for many directories (web/build.py keeps one such process for
-//   a whole build): each line on stdin is {"dir": ..., "options": {...}}, and each gets
-//   one line on stdout, {"compiled": N} or {"error": "..."}; the process ends with stdin.
+// Usage: node web/compile_pyc.mjs   (web/build.py keeps one such process for a whole build:
+// one Pyodide start for every directory it compiles)
+//   Each line on stdin is a job, {"dir": "<dir>", "options": {...}}; each gets one line on
+//   stdout, {"compiled": N} or {"error": "..."}. The process ends when stdin closes.
+// Options (each optional):
 //   {"sourceless": true}       write foo.pyc in place of every foo.py (the .py is removed:
 //                              only bytecode ships); otherwise __pycache__/foo.cpython-3XX.pyc
 //                              beside the source
@@ -74,28 +74,25 @@ def compile_dir(options):
 const compileDir = pyodide.globals.get("compile_dir");
 
 function compile(dir, options) {
+  const settings = pyodide.toPy({ ...DEFAULTS, ...options });
   pyodide.FS.mkdirTree("/src");
   pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: resolve(dir) }, "/src");
   try {
-    return compileDir(pyodide.toPy({ ...DEFAULTS, ...options }));
+    return compileDir(settings);
   } finally {
     pyodide.FS.unmount("/src");
+    settings.destroy();
   }
 }
 
-if (process.argv[2] === "--serve") {
-  for await (const line of createInterface({ input: process.stdin })) {
-    if (!line.trim()) continue;
-    let answer;
-    try {
-      const job = JSON.parse(line);
-      answer = { compiled: compile(job.dir, job.options || {}) };
-    } catch (error) {
-      answer = { error: String(error && error.message || error) };
-    }
-    process.stdout.write(JSON.stringify(answer) + "\n");
+for await (const line of createInterface({ input: process.stdin })) {
+  if (!line.trim()) continue;
+  let answer;
+  try {
+    const job = JSON.parse(line);
+    answer = { compiled: compile(job.dir, job.options || {}) };
+  } catch (error) {
+    answer = { error: String(error && error.message || error) };
   }
-} else {
-  const count = compile(process.argv[2], JSON.parse(process.argv[3] || "{}"));
-  console.log(`compiled ${count} modules with Python ${pyodide.version}`);
+  process.stdout.write(JSON.stringify(answer) + "\n");
 }

@@ -58,7 +58,9 @@ Actions (plain JSON dicts, canonical form as :func:`normalize_action` returns it
 * ``{"type": "roll"}`` — the app rolls both armies' dice; or the table's own dice
   entered as facts: ``"dice": [[…], […]]`` (the faces) or ``"successes": [n, n]``,
   and optionally ``"ranges": [n | null, n | null]`` (the casualty range rolls,
-  AI-12; ``null``: the app rolls it, or the cell has no range);
+  AI-12; ``null``: the app rolls it, or the cell has no range). Facts are taken only
+  with the table's own dice (HR-AI-7) and in a spectator's copy: with the app's dice a
+  roll that carries them is refused (issue 35);
 * ``{"type": "leave", "side": s}`` — an army leaves the battle the week after its
   opponent skirmished (AI-15);
 * ``{"type": "join", "side": s, "unit": unit}`` — a unit joins its army between
@@ -94,9 +96,9 @@ from .ascension_tables import (
     FALLBACK, FALLBACK_NOTE, JIBRIL_DIVISION, MANEUVER_NAMES, MANEUVERS, MATCHUPS, SOURCE_TABLES,
     TIER_NAMES, TIERS, TURN_PHASES, matchup,
 )
-from .game import ActionError, Game, RuleError
+from .game import ActionError, Game, RuleError, freeze
 from .rules import SettingsError, Variant, resolve_rules
-from .text import setup_text, text_problem
+from .text import brief_repr, key_text, setup_text, shown, text_problem
 
 __all__ = [
     "equipment",
@@ -142,11 +144,8 @@ def _int(value: Any, what: str, low: int | None = 0, high: int | None = None) ->
     return int(value)
 
 
-def _shown(value: Any) -> str:
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**12:
-        return "a huge number"
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "…"
+#: ``value`` for a message: short, whatever it is, huge numbers not spelled out (engine.text).
+_shown = brief_repr
 
 
 def _bool(value: Any, what: str) -> bool:
@@ -938,8 +937,7 @@ _NUM_MAX = 99
 _UNIT_KEYS = {"name", "attack", "defense", "mobility", "traits", "armour", "size"}
 
 
-def _quote(value: object) -> str:
-    return f'"{value}"' if isinstance(value, str) else _shown(value)
+_quote = shown  # text in double quotes, anything else as _shown
 
 
 def _text(value: Any, where: str, what: str, required: bool = True) -> str:
@@ -953,9 +951,9 @@ def _whole(value: Any, where: str, what: str, lo: int, hi: int) -> int:
 
 
 def _keys(value: Mapping[str, Any], allowed: set[str], where: str) -> None:
-    unknown = sorted(str(k) for k in value if k not in allowed)
+    unknown = sorted(key_text(k) for k in value if k not in allowed)
     if unknown:
-        raise SetupError(f"{where}: unknown field {', '.join(_quote(k) for k in unknown)}")
+        raise SetupError(f"{where}: unknown field {', '.join(_quote(k) for k in unknown[:4])}")
 
 
 def _traits(value: Any, where: str) -> list[str]:
@@ -1218,10 +1216,7 @@ def _pool_from(units: list[tuple[int, Unit]], line: int | None, stat: str, maneu
         needs = next_die_needs(base, rest)
     else:
         k, needs = 0, None
-    reinforcing: list[int] = []
-    for i, _ in reinforce:
-        if i not in reinforcing:
-            reinforcing.append(i)
+    reinforcing = list(dict.fromkeys(i for i, _ in reinforce))  # each unit once, in order
     return Pool(maneuver, stat, line, base, rest, k, extra, base + k + extra, needs,
                 tuple(reinforcing) if reinforcement_allowed else (), notes)
 
@@ -1248,7 +1243,19 @@ def _stratagem_keys(stratagems: Any) -> frozenset[str]:
 
 def _pool(state: BattleState, side: int, maneuver: str, stratagems: Iterable[str] = (),
           switched: bool = False, rearguard: int | None = None) -> Pool:
-    stratagems = set(stratagems)
+    """The pool of :func:`dice_pool`, remembered with the state (a state never changes, so
+    neither do its pools: a week asks for the same pools a dozen times, issue 30)."""
+    stratagems = frozenset(stratagems)
+    memo = state.__dict__.setdefault("_pools", {})  # not a field: replace() starts a new one
+    key = (side, maneuver, stratagems, switched, rearguard)
+    pool = memo.get(key)
+    if pool is None:
+        pool = memo[key] = _new_pool(state, side, maneuver, stratagems, switched, rearguard)
+    return pool
+
+
+def _new_pool(state: BattleState, side: int, maneuver: str, stratagems: frozenset[str],
+              switched: bool, rearguard: int | None) -> Pool:
     army = state.armies[side]
     alive = [(i, army.units[i]) for i in state.alive(side)]
     if not alive:
@@ -1759,7 +1766,8 @@ def start(setup: Mapping[str, Any], rules: Mapping[str, Any] | None = None,
         vanguards=(armies[0].vanguard, armies[1].vanguard),
         rearguards=(armies[0].rearguard, armies[1].rearguard),
         week=1, phase="bid", bids=(None, None), switched=(False, False), weeks=(), phases_done=(),
-        rules=tuple(sorted(rules.items())), spectator=bool(setup.get("spectator")),
+        rules=tuple(sorted((key, freeze(value)) for key, value in rules.items())),  # house tables frozen
+        spectator=bool(setup.get("spectator")),
         old_rulings=bool(setup.get("old_rulings")))
 
 
@@ -1841,6 +1849,11 @@ def _norm_roll(state: BattleState, action: Mapping[str, Any], rules: Mapping[str
     if state.phase != "revealed":
         raise RuleError("AI-7", "both sides declare and reveal before the roll")
     settings = state.settings
+    if settings.get("dice") != DICE_TABLE and not state.spectator and (
+            "dice" in action or "successes" in action or "ranges" in action):
+        # Issue 35: what the app's dice roll comes from the game's seed, never from a move or a link
+        raise RuleError("HR-AI-7", "this battle is played with the app's dice: the app rolls them, so no move "
+                                   "or link can say what they rolled (only a spectator's copy records them)")
     die, target = success_setting(settings)
     pools = _week_pools(state)
     names = [a.name for a in state.armies]
@@ -2081,6 +2094,21 @@ def step(state: BattleState, action: Mapping[str, Any], rules: Mapping[str, Any]
         raise BadArgument("rng must be the game's random.Random")
     action = normalize_action(state, action, rules)
     kind = action["type"]
+    if kind in ("bid", "reveal", "counter_attack", "phase"):
+        return _same_armies(state, _step_bids(state, action, kind))
+    return _step_armies(state, action, kind, rng)
+
+
+def _same_armies(old: BattleState, new: BattleState) -> BattleState:
+    """``new`` (the same armies, units and losses as ``old``) keeps ``old``'s remembered pools."""
+    memo = old.__dict__.get("_pools")
+    if memo is not None:
+        new.__dict__["_pools"] = memo
+    return new
+
+
+def _step_bids(state: BattleState, action: Mapping[str, Any], kind: str) -> BattleState:
+    """A step that changes the bids, the reveal or the ticked phases, never the armies."""
     if kind == "bid":
         side = action["side"]
         bid = Bid("", (), None, True) if action.get("sealed") else \
@@ -2090,6 +2118,13 @@ def step(state: BattleState, action: Mapping[str, Any], rules: Mapping[str, Any]
         return replace(state, phase="revealed")
     if kind == "counter_attack":
         return replace(state, switched=_set(state.switched, action["side"], True))
+    done = set(state.phases_done) ^ {action["index"]}
+    return replace(state, phases_done=tuple(sorted(done)))
+
+
+def _step_armies(state: BattleState, action: Mapping[str, Any], kind: str,
+                 rng: random.Random | None) -> BattleState:
+    """A step that may change the armies: the roll, a unit joining or corrected, leaving."""
     if kind == "roll":
         return _after_roll(state, action, rng)
     if kind == "leave":
@@ -2111,8 +2146,7 @@ def step(state: BattleState, action: Mapping[str, Any], rules: Mapping[str, Any]
             damage = _set(damage, index, 0)  # only size carries damage (AI-14)
         text = f"{army.name}: {army.units[index].name} corrected ({_describe_change(army.units[index], unit)})"
         return _change_armies(state, side, _set(army.units, index, unit), damage, state.destroyed[side], text)
-    done = set(state.phases_done) ^ {action["index"]}
-    return replace(state, phases_done=tuple(sorted(done)))
+    raise ActionError(f"Unknown battle action: {_shown(kind)}")  # normalize_action let through a type step forgot
 
 
 def describe(state: BattleState, action: Mapping[str, Any]) -> str:
@@ -2341,3 +2375,23 @@ def upgrade(data: Mapping[str, Any]) -> dict[str, Any]:
 
 from .ascension_odds import MOVEMENTS, MOVEMENT_NAMES, OutcomeOdds, SideOdds, outcome_odds, withdraw_route  # noqa: E402
 from .ascension_advice import AIMS, AIM_NAMES, Advice, GridCell, advice, app_bid, app_turn, bid_name, candidate_bids  # noqa: E402,E501
+
+
+def replay_work(setup: Mapping[str, Any], actions: Iterable[Any]) -> int:
+    """Issue 30: the work of replaying ``actions`` (see :func:`engine.game.replay_work`): a
+    week's pools, dice and losses cost in proportion to the units on the field, so each
+    action counts 160 plus 0.8 a unit (units that join count from then on). Measured with
+    the largest legal battles (tests/maxgames.py, ``make bench``); it never looks at more
+    than the setup's armies and the actions' types."""
+    units = 0
+    armies = setup.get("armies") if isinstance(setup, Mapping) else None
+    for army in armies if isinstance(armies, (list, tuple)) else ():
+        listed = army.get("units") if isinstance(army, Mapping) else None
+        units += len(listed) if isinstance(listed, (list, tuple)) else 0
+    units = min(units, 2 * _MAX_UNITS)
+    work = 0
+    for action in actions:
+        if isinstance(action, Mapping) and action.get("type") == "join":
+            units = min(units + 1, 2 * _MAX_UNITS)
+        work += 160 + (4 * units) // 5
+    return work

@@ -23,15 +23,14 @@ current rearguard (AI-2).
 from __future__ import annotations
 
 import hashlib
+import numbers
 import random
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from collections.abc import Mapping
 from typing import Any
 
-from . import ascension as _a
 from . import zerosum
-from .ascension_odds import OutcomeOdds, _checked_odds, _memo
 from .ascension_tables import MANEUVER_NAMES, MANEUVERS
 
 __all__ = ["AIMS", "AIM_NAMES", "LEVELS", "LEVEL_LABELS", "Advice", "GridCell", "public_state", "candidate_bids",
@@ -132,8 +131,14 @@ def candidate_bids(state: Any, side: int, aim: str = "net") -> tuple[Any, ...]:
 
 
 def bid_name(bid: Any) -> str:
-    """"Defend with Hold the Line"."""
-    name = MANEUVER_NAMES[bid.maneuver]
+    """"Defend with Hold the Line" (a Bid, or a bid action's fields: see ``as_bid``)."""
+    bid = as_bid(bid)
+    name = MANEUVER_NAMES[_a._maneuver(bid.maneuver)]
+    if not isinstance(bid.stratagems, (list, tuple)):
+        raise _a.BadArgument(f"A bid's stratagems are a list of keys (got {_a._shown(bid.stratagems)})")
+    for key in bid.stratagems:
+        if not isinstance(key, str) or key not in _a.STRATAGEM_BY_KEY:
+            raise _a.BadArgument(f"AI-16: there is no stratagem {_a._shown(key)}")
     if bid.stratagems:
         name += " with " + ", ".join(_a.STRATAGEM_BY_KEY[k].name for k in bid.stratagems)
     return name
@@ -176,6 +181,11 @@ class Advice:
 
 def mix_text(bids: tuple[Any, ...], mix: tuple[Fraction, ...]) -> str:
     """"Attack 40 %, Skirmish 60 %" (whole percents; a share under 0.5 % says "<1 %")."""
+    if not isinstance(bids, (list, tuple)) or not isinstance(mix, (list, tuple)) or len(bids) != len(mix):
+        raise _a.BadArgument("A mix is told from a list of bids and a list of as many shares")
+    for p in mix:
+        if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0 <= p <= 1:
+            raise _a.BadArgument(f"A share of a mix is a number from 0 to 1 (got {_a._shown(p)})")
     parts = []
     for bid, p in zip(bids, mix):
         if p:
@@ -315,3 +325,9 @@ def undo_target(game: Any) -> int | None:
         if "why" not in game.actions[index]:
             return index
     return None
+
+
+# Last, not first: engine.ascension re-exports this module's names at its end, so importing
+# this module first must define them before engine.ascension runs (issue 30, item 9).
+from . import ascension as _a  # noqa: E402
+from .ascension_odds import OutcomeOdds, _checked_odds, _memo, as_bid  # noqa: E402

@@ -26,22 +26,23 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from fractions import Fraction
 from math import gcd as _gcd
+from types import MappingProxyType
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from . import ascension as _a
 from .ascension_tables import TIERS
+from .text import key_text, shown
 
 __all__ = ["MOVEMENTS", "MOVEMENT_NAMES", "SideOdds", "OutcomeOdds", "outcome_odds", "withdraw_route",
            "as_bid"]
 
 #: What can become of a side this week (:attr:`SideOdds.movement`).
 MOVEMENTS: tuple[str, ...] = ("away_arc", "away_route", "away", "withdraw_fails", "falls_back", "stays")
-MOVEMENT_NAMES: Mapping[str, str] = {
+MOVEMENT_NAMES: Mapping[str, str] = MappingProxyType({
     "away_arc": "gets away (three-hex arc)", "away_route": "gets away (back up the route)",
     "away": "gets away", "withdraw_fails": "withdraw fails", "falls_back": "falls back (AI-19)",
     "stays": "no result: stays in the battle",
-}
+})
 
 _ZERO = Fraction(0)
 
@@ -130,7 +131,7 @@ class SideOdds(_ByValue):
         if name not in made:
             w = self._weights
             if name == "movement":
-                made[name] = {m: self._p(v) for m, v in w.movement}
+                made[name] = MappingProxyType({m: self._p(v) for m, v in w.movement})  # odds are remembered
             elif name in ("landed", "taken", "units_lost"):
                 made[name] = tuple((k, self._p(v)) for k, v in getattr(w, name))
             elif name == "mean_landed":
@@ -207,12 +208,14 @@ class OutcomeOdds(_ByValue):
     @cached_property
     def tiers(self) -> Mapping[str, Any]:
         tiers_w, skilled, _, _, denominator = self._weights
-        tiers: dict[str, Any] = {"drawn": Fraction(tiers_w.get((None, "drawn"), 0), denominator), "sides": ({}, {})}
+        sides: tuple[dict, dict] = ({}, {})
         for t in TIERS[1:]:
             for s in (0, 1):
                 if t != "legendary" or skilled[s]:
-                    tiers["sides"][s][t] = Fraction(tiers_w.get((s, t), 0), denominator)
-        return tiers
+                    sides[s][t] = Fraction(tiers_w.get((s, t), 0), denominator)
+        # read-only: the odds are remembered per state, and every caller reads the same ones
+        return MappingProxyType({"drawn": Fraction(tiers_w.get((None, "drawn"), 0), denominator),
+                                 "sides": (MappingProxyType(sides[0]), MappingProxyType(sides[1]))})
 
     @cached_property
     def battle_ends(self) -> Fraction:
@@ -237,9 +240,10 @@ def as_bid(bid: Any) -> "_a.Bid":
         return bid
     if not isinstance(bid, Mapping):
         raise _a.BadArgument(f"A bid is a Bid or an object with its maneuver (got {_a._shown(bid)})")
-    unknown = sorted(str(k) for k in bid if k not in ("type", "side", "maneuver", "stratagems", "rearguard", "why"))
+    unknown = sorted(key_text(k) for k in bid if k not in ("type", "side", "maneuver", "stratagems", "rearguard", "why"))
     if unknown:
-        raise _a.BadArgument(f"A bid has a maneuver, stratagems and (a Withdraw) a rearguard; not {', '.join(unknown)}")
+        raise _a.BadArgument("A bid has a maneuver, stratagems and (a Withdraw) a rearguard; "
+                             f"not {', '.join(shown(k)[1:-1] for k in unknown[:4])}")
     maneuver = _a._maneuver(bid.get("maneuver"))
     stratagems = bid.get("stratagems", ())
     keys = _a._stratagem_keys(stratagems)
@@ -533,4 +537,9 @@ def _compute(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool]) -
     any_reading = next(iter(decided.values())).reading
     return OutcomeOdds(bids=bids, switched=switched, maneuvers=any_reading.maneuvers, read_as=any_reading.read_as,
                        pools=pools, sides=sides,  # type: ignore[arg-type]
-                       _weights=(tiers_w, skilled, ends, tuple(fallback), denominator))
+                       _weights=(MappingProxyType(tiers_w), skilled, ends, tuple(fallback), denominator))
+
+
+# Last, not first: engine.ascension re-exports this module's names at its end, so importing
+# this module first must define them before engine.ascension runs (issue 30, item 9).
+from . import ascension as _a  # noqa: E402

@@ -17,6 +17,8 @@ from __future__ import annotations
 from types import MappingProxyType
 from collections.abc import Mapping
 
+from .text import brief_repr
+
 #: The six maneuvers in the source's table order (rows and columns), as keys.
 MANEUVERS: tuple[str, ...] = ("withdraw", "defend", "block", "skirmish", "attack", "shock")
 
@@ -111,7 +113,7 @@ def matchup(own: str, other: str) -> str:
     """
     for name in (own, other):
         if not isinstance(name, str) or name not in MATCHUPS:
-            raise ValueError(f"AI-13: unknown maneuver {name!r} (maneuvers: {', '.join(MANEUVERS)})"[:200])
+            raise ValueError(f"AI-13: unknown maneuver {brief_repr(name)} (maneuvers: {', '.join(MANEUVERS)})")
     strong, weak = MATCHUPS[own]
     if other in strong:
         return "strong"

@@ -79,9 +79,9 @@ from typing import Any, Callable
 
 from . import referee
 from .cards import Card, CardError, Rank, Suit, clean_cards, full_deck, parse_card, shuffled_deck
-from .game import ActionError, Game, RuleError
+from .game import ActionError, FrozenDict, Game, RuleError
 from .poker import CATEGORIES, Hand, best_hand
-from .text import setup_text
+from .text import brief_repr, key_text, setup_text
 
 __all__ = [
     "equipment",
@@ -311,7 +311,7 @@ class CampaignState:
 def _player(player: Any) -> int:
     if isinstance(player, int) and not isinstance(player, bool) and player in (0, 1):
         return int(player)
-    raise CampaignError(f"Players are 0 and 1 (got {player!r})")
+    raise CampaignError(f"Players are 0 and 1 (got {brief_repr(player)})")
 
 
 def _state(state: Any) -> CampaignState:
@@ -322,9 +322,8 @@ def _state(state: Any) -> CampaignState:
 
 def _whole(value: Any, what: str, low: int = 0, high: int | None = None) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < low or (high is not None and value > high):
-        shown = repr(value) if not isinstance(value, int) or abs(value) < 10**12 else "a huge number"
         limit = f"from {low} to {high}" if high is not None else f"{low} or more"
-        raise CampaignError(f"{what} must be a whole number {limit} (got {shown})")
+        raise CampaignError(f"{what} must be a whole number {limit} (got {brief_repr(value)})")
     return int(value)
 
 
@@ -372,6 +371,7 @@ def exhaustion_chance(battles: int) -> Fraction:
 def exhaustion_odds_text(battles: int) -> str:
     """CMP-6 for players: ``"after battle 5: P(lower of 2d6 + 5 ≥ 9) = 9/36 = 25%"``."""
     chance = exhaustion_chance(battles)
+    battles = _whole(battles, "The number of battles", 0, 999_999)  # no thousand-digit text (issue 30)
     over36 = _chance_over_36(battles)
     percent = chance * 100
     shown = f"{percent.numerator // percent.denominator}" if percent.denominator == 1 else f"{float(percent):.1f}"
@@ -412,7 +412,7 @@ def dummy_pick(candidates: Iterable[tuple[str, Card | str]],
     pairs = []
     for item in items:
         if not isinstance(item, (tuple, list)) or len(item) != 2 or not isinstance(item[0], str):
-            raise CampaignError(f"A candidate is a (where, card) pair (got {item!r})")
+            raise CampaignError(f"A candidate is a (where, card) pair (got {brief_repr(item)})")
         pairs.append(item[1])
     cards = _card_list(pairs, "the dummy's candidates")
     if not callable(roll_die):
@@ -743,14 +743,14 @@ def _reveal(raw: Any, table: bool = False) -> dict[str, Any]:
     if not isinstance(raw, Mapping):
         raise SetupError("Setup: 'reveal' must be an object")
     if table:
-        unknown = sorted(str(k) for k in raw if k != "dice")
+        unknown = sorted(key_text(k) for k in raw if k != "dice")
         if unknown:
             raise SetupError(f"Setup: 'reveal' of a game with your own deck holds only the dice the app rolled "
-                             f"(not {unknown[0]!r})")
+                             f"(not {brief_repr(unknown[0])})")
         return {"dice": _dice_list(raw.get("dice", []))}
-    unknown = sorted(str(k) for k in raw if k not in ("pool", "stakes", "refills", "dice", "table", "drawn"))
+    unknown = sorted(key_text(k) for k in raw if k not in ("pool", "stakes", "refills", "dice", "table", "drawn"))
     if unknown:
-        raise SetupError(f"Setup: 'reveal' has an unknown field {unknown[0]!r}")
+        raise SetupError(f"Setup: 'reveal' has an unknown field {brief_repr(unknown[0])}")
     out: dict[str, Any] = {"pool": _tokens(raw.get("pool"), "Setup: the revealed pool", POOL_SIZE)}
     stakes = raw.get("stakes", [])
     if not isinstance(stakes, (list, tuple)) or len(stakes) > 100:
@@ -783,7 +783,10 @@ def _legacy(raw: Any) -> list[str]:
 
 def equipment(setup: Mapping[str, Any], rules: Mapping[str, Any] | None = None) -> str:
     """Whose deck and dice (issue 18, setup ``"deck"``), in players' words."""
-    return DECKS.get(setup.get("deck", "app"), DECKS["app"])
+    if not isinstance(setup, Mapping):
+        raise SetupError("The setup must be an object")
+    deck = setup.get("deck", "app")
+    return DECKS.get(deck, DECKS["app"]) if isinstance(deck, str) else DECKS["app"]
 
 
 def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
@@ -796,10 +799,10 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
     """
     if not isinstance(setup, Mapping):
         raise SetupError("The setup must be an object with named fields")
-    unknown = sorted(str(k) for k in setup if k not in ("players", "dummy", "deck", "reveal", "spectator",
+    unknown = sorted(key_text(k) for k in setup if k not in ("players", "dummy", "deck", "reveal", "spectator",
                                                         "legacy"))
     if unknown:
-        raise SetupError(f"Setup: unknown field {unknown[0]!r}")
+        raise SetupError(f"Setup: unknown field {brief_repr(unknown[0])}")
     dummy = setup.get("dummy", False)
     if not isinstance(dummy, bool):
         raise SetupError("Setup: 'dummy' must be true (solo against the dummy, CMP-9) or false")
@@ -850,7 +853,7 @@ def _take_script(state: CampaignState, key: str, count: int = 1) -> tuple[list[A
         raise RuleError(_SCRIPT_RULE[key], _SPECTATOR_END)
     rest = dict(script)
     rest[key] = items[count:]
-    return items[:count], replace(state, script=MappingProxyType(rest))
+    return items[:count], replace(state, script=FrozenDict(rest))
 
 
 _SCRIPT_RULE = {"stakes": "CMP-2", "refills": "CMP-4", "dice": "CMP-6", "table": "CMP-7"}
@@ -859,7 +862,7 @@ _SCRIPT_RULE = {"stakes": "CMP-2", "refills": "CMP-4", "dice": "CMP-6", "table":
 def _remember(state: CampaignState, key: str, values: list[Any]) -> CampaignState:
     history = dict(state.history or {})
     history[key] = list(history.get(key, [])) + values
-    return replace(state, history=MappingProxyType(history))
+    return replace(state, history=FrozenDict(history))
 
 
 def _d6(state: CampaignState, rng: random.Random | None) -> tuple[int, CampaignState]:
@@ -1122,11 +1125,11 @@ def start(setup: Mapping[str, Any], rules: Mapping[str, Any] | None, rng: random
     reveal = normal.get("reveal")
     legacy = frozenset(normal.get("legacy", ()))
     if normal.get("deck") == "table":
-        script = MappingProxyType({"dice": list(reveal["dice"])}) if reveal is not None else None
+        script = FrozenDict({"dice": list(reveal["dice"])}) if reveal is not None else None
         state = CampaignState(players=players, dummy=normal["dummy"], hands=((), ()),
                               counts=(HAND_SIZE, HAND_SIZE), stakes=(None, None), pool=(), deck=(),
                               phase="deal", battle=0, public=reveal is not None, script=script, legacy=legacy,
-                              deck_mode="table", history=MappingProxyType({}))
+                              deck_mode="table", history=FrozenDict())
         dummy = " (the dummy's face down: nobody looks at them, CMP-9)" if state.dummy else ""
         return _log(state, f"With your own deck: six cards dealt to each player{dummy} and four face up to the "
                            "pool; the hands stay in the players' hands", "CMP-1")
@@ -1135,7 +1138,7 @@ def start(setup: Mapping[str, Any], rules: Mapping[str, Any] | None, rng: random
         state = CampaignState(players=players, dummy=normal["dummy"], hands=((), ()),
                               counts=(HAND_SIZE, HAND_SIZE), stakes=(None, None), pool=pool, deck=(),
                               phase="battle", battle=0, seen=frozenset(pool), public=True, legacy=legacy,
-                              script=MappingProxyType({k: v for k, v in reveal.items() if k != "pool"}))
+                              script=FrozenDict({k: v for k, v in reveal.items() if k != "pool"}))
     else:
         deck = shuffled_deck(_rng(rng))
         hands = (_order(deck[:HAND_SIZE]), _order(deck[HAND_SIZE:2 * HAND_SIZE]))
@@ -1144,7 +1147,7 @@ def start(setup: Mapping[str, Any], rules: Mapping[str, Any] | None, rng: random
                               counts=(HAND_SIZE, HAND_SIZE), stakes=(None, None), pool=pool,
                               deck=tuple(deck[2 * HAND_SIZE + POOL_SIZE:]), phase="battle", battle=0,
                               seen=frozenset(pool), legacy=legacy)
-    state = replace(state, history=MappingProxyType({"pool": [str(c) for c in pool]}))
+    state = replace(state, history=FrozenDict({"pool": [str(c) for c in pool]}))
     for key in sorted(legacy):
         state = _log(state, f"This campaign was played with an earlier version of the app; it keeps that "
                             f"version's reading, so that it replays as it was played: {LEGACY[key]}",
@@ -1493,7 +1496,7 @@ def _negotiate(state: CampaignState) -> CampaignState:
         cards, drawn = script.pop("table", None), script.pop("drawn", None)
         if cards is None or drawn is None:
             raise RuleError("CMP-7", _SPECTATOR_END)
-        state = replace(state, script=MappingProxyType(script))
+        state = replace(state, script=FrozenDict(script))
         table = tuple(_order(parse_card(t) for t in cards[p]) for p in (0, 1))
         draws = tuple(tuple(parse_card(t) for t in drawn[p]) for p in (0, 1))
         _check_table(state, table, draws)
@@ -1527,7 +1530,7 @@ def _judge(state: CampaignState, table: tuple[tuple[Card, ...], ...],
     history = dict(state.history or {})
     history["table"] = [[str(c) for c in cards] for cards in table]
     history["drawn"] = [[str(c) for c in cards] for cards in draws]
-    state = replace(state, history=MappingProxyType(history))
+    state = replace(state, history=FrozenDict(history))
     for p in (0, 1):
         if draws[p] and not draws_logged:
             state = _log_draws(state, p, draws[p])
@@ -1846,7 +1849,7 @@ def undo_warning(game: Game, position: int) -> str | None:
     if not isinstance(game, Game) or game.kind != KIND:
         raise CampaignError("undo_warning takes a campaign game")
     if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position <= game.position:
-        raise CampaignError(f"Going back means a point from 0 to {game.position} (got {position!r})")
+        raise CampaignError(f"Going back means a point from 0 to {game.position} (got {brief_repr(position)})")
     crossed = [a for a in game.actions[position:game.position] if isinstance(a, Mapping)]
     if not any(a.get("type") == "negotiate" for a in crossed):
         return None
@@ -1895,7 +1898,7 @@ def entry_problem(state: CampaignState, what: str, card: Card | str, player: int
     """
     state = _state(state)
     if not isinstance(what, str) or what not in ENTRIES:
-        raise CampaignError(f"An entry is one of {', '.join(ENTRIES)} (got {what!r})")
+        raise CampaignError(f"An entry is one of {', '.join(ENTRIES)} (got {brief_repr(what)})")
     card = _card_list([card], "the card")[0]
     player = _player(player)
     picked = _card_list(chosen, "the cards chosen")

@@ -14,10 +14,14 @@ and ``card.name`` the accessible name (``"ten of diamonds"``).
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from dataclasses import dataclass
 from enum import Enum, IntEnum
+from typing import Any
+
+from .text import shown
 
 __all__ = [
     "Card",
@@ -142,9 +146,9 @@ class Card:
 
     def __post_init__(self) -> None:
         if not isinstance(self.rank, Rank):
-            object.__setattr__(self, "rank", Rank(self.rank))
+            object.__setattr__(self, "rank", _member(Rank, self.rank, "rank", "2 to 14"))
         if not isinstance(self.suit, Suit):
-            object.__setattr__(self, "suit", Suit(self.suit))
+            object.__setattr__(self, "suit", _member(Suit, self.suit, "suit", "S, H, D, C"))
 
     def __str__(self) -> str:
         return self.rank.token + self.suit.letter
@@ -185,10 +189,19 @@ class Card:
 _SUIT_ORDER = {suit: index for index, suit in enumerate(Suit)}
 
 
-def _quote(value: object) -> str:
-    if isinstance(value, str):
-        return '"' + value + '"'
-    return repr(value)
+def _member(enum: type[Enum], value: Any, what: str, choices: str) -> Any:
+    """``enum(value)``, or a :class:`CardError` that shows ``value`` briefly (the enum's
+    own refusal writes out its whole ``repr``: issue 30)."""
+    try:
+        known = value in enum._value2member_map_
+    except TypeError:  # unhashable
+        known = False
+    if not known:
+        raise CardError(f"Not a {what}: {_quote(value)} ({what}s are {choices})")
+    return enum(value)
+
+
+_quote = shown  # a bad value in a message: short, whatever it is (engine.text.shown)
 
 
 def parse_card(token: object) -> Card:
@@ -238,9 +251,11 @@ def clean_cards(cards: object, *, unique: bool = True, what: str = "cards") -> t
         found = (cards,)
     else:
         try:
-            items = list(cards)  # type: ignore[call-overload]
+            items = list(itertools.islice(cards, MAX_CARDS + 1))  # type: ignore[call-overload]
         except TypeError:
             raise CardError(f"Not a list of {what}: {_quote(cards)} (give cards like AS KH 10D)") from None
+        if len(items) > MAX_CARDS:  # never read to the end (it may have no end: issue 30)
+            raise CardError(f"Too many {what}: more than {MAX_CARDS:,} cards")
         found = tuple(parse_card(item) for item in items)
     if unique:
         seen: set[Card] = set()
@@ -250,6 +265,9 @@ def clean_cards(cards: object, *, unique: bool = True, what: str = "cards") -> t
             seen.add(card)
     return found
 
+
+#: The most cards any list given to :func:`clean_cards` may hold (ten decks).
+MAX_CARDS = 520
 
 _FULL_DECK = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
 
@@ -261,6 +279,8 @@ def full_deck() -> tuple[Card, ...]:
 
 def shuffled_deck(rng: random.Random) -> list[Card]:
     """A new shuffled 52-card deck; the only randomness is ``rng``."""
+    if not isinstance(rng, random.Random):
+        raise CardError(f"A deck is shuffled with a random.Random (got {type(rng).__name__})")
     deck = list(_FULL_DECK)
     rng.shuffle(deck)
     return deck

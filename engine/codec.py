@@ -55,6 +55,7 @@ and the UI only ever shows them as text.
 from __future__ import annotations
 
 import base64
+import itertools
 import json
 import math
 import re
@@ -63,8 +64,17 @@ from collections.abc import Mapping
 from typing import Any, Callable
 
 from . import game as game_mod
-from .game import MAX_SEED, SEED_RANGE, ActionError, Game, RuleError, UnknownKind
+from .game import MAX_SEED, SEED_RANGE, ActionError, Game, RuleError, TooLong, UnknownKind
 from .rules import SettingsError, resolve_rules
+from .text import brief_repr, key_text
+
+__all__ = [
+    "APP", "SCHEMA_VERSION", "SHARE_VERSION", "OLD_SHARE_VERSIONS", "MAX_SHARE_CHARS", "MAX_SHARE_JSON",
+    "MAX_SAVE_CHARS", "MAX_DEPTH", "MAX_NAME", "MAX_ACTIONS", "MAX_KIND", "MIGRATIONS",
+    "CodecError", "SaveError", "ShareError",
+    "json_depth", "migrate_v1_to_v2", "upgrade_game", "migrate_v2_to_v3", "read_save", "game_to_dict",
+    "game_from_dict", "dumps", "parse_save_text", "loads", "encode_share", "decode_share",
+]
 
 #: The name every save carries in its ``app`` field.
 APP = "conflict-table"
@@ -139,24 +149,40 @@ class _Problem(Exception):
 
 # --------------------------------------------------------------------------- JSON helpers
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
-_BRACKET = re.compile(r"[\[\]{}]")
+_NOT_BRACKET = re.compile(r"[^\[\]{}]++")
+_BRACKET_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+#: How many characters :func:`json_depth` reads at a time before it looks at the limit.
+_DEPTH_CHUNK = 65_536
 
 
-def json_depth(text: str) -> int:
+def json_depth(text: str, *, limit: int | None = None) -> int:
     """How deeply arrays/objects nest in JSON ``text`` (strings ignored; 0 for a scalar).
 
     A cheap scan done before parsing, so hostile input never reaches the parser's
-    recursion (which could overflow the stack in the browser).
+    recursion (which could overflow the stack in the browser). Its time grows with the
+    text's length and nothing else: the escapes go first (an escaped backslash, then an
+    escaped quote, read left to right as the parser reads them), then every other piece
+    between two quotes is a string's inside, and the brackets outside are counted in
+    chunks (issue 30: the old scan retried an unterminated string of escaped quotes from
+    every quote, quadratic). Exact for JSON the parser accepts. With ``limit``, the count
+    stops in the first chunk that goes deeper (and returns that depth). Raises
+    :class:`CodecError` for anything but text.
     """
+    if not isinstance(text, str):
+        raise CodecError(f"JSON text was expected, not {type(text).__name__}")
+    if limit is not None and (not _is_int(limit) or limit < 0):
+        raise CodecError("the depth limit should be a whole number from 0 up")
+    outside = "".join(text.replace("\\\\", "").replace('\\"', "").split('"')[0::2])
     depth = deepest = 0
-    for match in _BRACKET.finditer(_STRING.sub('""', text)):
-        if match.group() in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-        else:
-            depth -= 1
+    for start in range(0, len(outside), _DEPTH_CHUNK):
+        brackets = _NOT_BRACKET.sub("", outside[start:start + _DEPTH_CHUNK])
+        if not brackets:
+            continue
+        levels = list(itertools.accumulate(map(_BRACKET_STEP.__getitem__, brackets), initial=depth))
+        deepest = max(deepest, max(levels))
+        if limit is not None and deepest > limit:
+            return deepest
+        depth = levels[-1]
     return deepest
 
 
@@ -166,7 +192,7 @@ def _refuse_constant(name: str) -> Any:
 
 def _parse_json(text: str) -> Any:
     """Parse JSON text; raises ``_Problem`` (never RecursionError) on bad input."""
-    if json_depth(text) > MAX_DEPTH:
+    if json_depth(text, limit=MAX_DEPTH) > MAX_DEPTH:
         raise _Problem("its data is nested too deeply")
     try:
         return json.loads(text, parse_constant=_refuse_constant)
@@ -187,6 +213,8 @@ def _plain(value: Any, what: str, depth: int = 0) -> Any:
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, int):
+        if value.bit_length() > _MAX_INT_BITS:  # Python writes no more than 4,300 digits
+            raise _Problem(f"{what} contains a number too long to write")
         return int(value)
     if isinstance(value, float):
         if not math.isfinite(value):
@@ -202,6 +230,20 @@ def _plain(value: Any, what: str, depth: int = 0) -> Any:
     if isinstance(value, (list, tuple)):
         return [_plain(item, what, depth + 1) for item in value]
     raise _Problem(f"{what} contains something that is not data ({type(value).__name__})")
+
+
+#: The longest whole number a save may hold, in bits (about 3,900 digits).
+_MAX_INT_BITS = 13_000
+#: Half of a character (a lone surrogate): no UTF-8 text, so no save or link, holds one.
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def _no_surrogate(text: str, what: str) -> None:
+    """``_Problem`` naming the first lone surrogate of ``text`` (U+XXXX) and ``what`` holds it."""
+    found = _SURROGATE.search(text)
+    if found:
+        raise _Problem(f"{what} holds half of a character (U+{ord(found.group()):04X}), "
+                       "which no save or link can keep")
 
 
 def _is_int(value: Any) -> bool:
@@ -233,10 +275,17 @@ def _check_game_fields(data: Mapping[str, Any]) -> Game:
     if not isinstance(actions, (list, tuple)):
         raise _Problem("'actions' should be a list")
     if len(actions) > MAX_ACTIONS:
-        raise _Problem(f"it holds more than {MAX_ACTIONS:,} actions", "too-large")
+        raise _Problem(f"too large to open (it holds more than {MAX_ACTIONS:,} actions)", "too-large")
     for index, action in enumerate(actions):
         if not isinstance(action, Mapping):
             raise _Problem(f"action {index + 1} should be an object")
+    if kind in game_mod.SYSTEM_MODULES:
+        try:  # issue 30: before anything is copied or replayed
+            game_mod.check_replay_work(kind, setup, actions)
+        except TooLong as err:
+            raise _Problem(f"too long to open: {err}", "too-large") from None
+        except UnknownKind:
+            pass  # said when its rules are checked
     position = data.get("position", len(actions))
     if not _is_int(position) or not 0 <= position <= len(actions):
         raise _Problem(f"'position' should be a whole number from 0 to {len(actions)} (the number of actions)")
@@ -259,7 +308,7 @@ def _check_rules(game: Game) -> Game:
         if kind in game_mod.SYSTEM_MODULES:
             raise _Problem(f"it is for the {kind} table, which this version of the app does not have yet",
                            "kind") from None
-        raise _Problem(f"it is for a kind of game this app does not know ({kind!r})", "kind") from None
+        raise _Problem(f"it is for a kind of game this app does not know ({brief_repr(kind)})", "kind") from None
     try:
         resolve_rules(mod.VARIANTS, game.rules)
     except SettingsError as err:
@@ -270,6 +319,8 @@ def _check_rules(game: Game) -> Game:
         raise _Problem(f"its setup cannot be used ({err})", "setup") from None
     try:
         return game_mod.validate(game)
+    except TooLong as err:  # issue 30: refused before any of it is replayed
+        raise _Problem(f"too long to open: {err}", "too-large") from None
     except RuleError as err:
         where = f" at step {err.step}" if err.step is not None else ""
         raise _Problem(f"this game breaks {err.rule_id}{where}: {err.message}", "rules") from None
@@ -303,7 +354,17 @@ def _check_meta(meta: Any) -> dict[str, Any]:
 # --------------------------------------------------------------------------- saves
 
 def migrate_v1_to_v2(data: Mapping[str, Any]) -> dict[str, Any]:
-    """Schema 1 (the prototype's shape, see the module docstring) → schema 2."""
+    """Schema 1 (the prototype's shape, see the module docstring) → schema 2.
+    Raises :class:`SaveError` (a save too damaged to upgrade)."""
+    try:
+        return _v1_to_v2(data)
+    except _Problem as problem:
+        raise _save_error(problem) from None
+
+
+def _v1_to_v2(data: Mapping[str, Any]) -> dict[str, Any]:
+    if not isinstance(data, Mapping):
+        raise _Problem("this is not a Conflict Table save", "not-a-save")
     inner = data.get("game")
     if not isinstance(inner, Mapping):
         raise _Problem("'game' should be an object")
@@ -341,9 +402,14 @@ def upgrade_game(data: Mapping[str, Any], schema: int) -> dict[str, Any]:
     """A game (a dict with the long keys of :data:`_GAME_KEYS`) saved under ``schema``,
     upgraded by its system's ``upgrade`` to replay in this version as it was played.
 
-    Nothing is checked here (that comes after); a system that cannot upgrade it
-    leaves it for the checks to refuse.
+    Nothing else is checked here (that comes after); a system that cannot upgrade it
+    leaves it for the checks to refuse. Raises :class:`SaveError` when ``data`` is not
+    an object or ``schema`` not a schema number.
     """
+    if not isinstance(data, Mapping):
+        raise SaveError("This save is damaged: its game should be an object")
+    if not _is_int(schema) or schema < 1:
+        raise SaveError("This save is damaged: 'schema' should be a whole number from 1 up")
     out = dict(data)
     if schema >= 3:
         return out
@@ -396,9 +462,9 @@ def _upgrade(data: Any) -> dict[str, Any]:
     while schema < SCHEMA_VERSION:
         data = MIGRATIONS[schema](data)
         schema += 1
-    unknown = sorted(str(k) for k in data if k not in _V2_KEYS)
+    unknown = sorted(key_text(k) for k in data if k not in _V2_KEYS)
     if unknown:
-        raise _Problem(f"it has an unexpected field {unknown[0]!r}")
+        raise _Problem(f"it has an unexpected field {brief_repr(unknown[0])}")
     return dict(data)
 
 
@@ -427,27 +493,51 @@ def read_save(data: Any) -> tuple[Game, dict[str, Any]]:
         return _check_game_fields(data), _check_meta(data.get("meta"))
     except _Problem as problem:
         raise _save_error(problem) from None
+    except SaveError:  # from a migration (migrate_v1_to_v2, upgrade_game): already in words
+        raise
     except Exception:
         raise SaveError("This save is damaged and cannot be opened") from None
 
 
 def game_to_dict(game: Game, meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """The saved form of ``game`` (plain JSON data), with ``meta`` when given."""
+    """The saved form of ``game`` (plain JSON data), with ``meta`` when given.
+    Raises :class:`SaveError` for anything that is not a game a save can hold."""
     try:
-        data: dict[str, Any] = {
-            "app": APP,
-            "schema": SCHEMA_VERSION,
-            "kind": game.kind,
-            "seed": game.seed,
-            "rules": _plain(game.rules, "'rules'", 1),
-            "setup": _plain(game.setup, "'setup'", 1),
-            "actions": [_plain(a, f"action {i + 1}", 2) for i, a in enumerate(game.actions)],
-            "position": game.position,
-        }
-        if meta is not None:
-            data["meta"] = _check_meta(meta)
+        return _saved_form(game, meta)
     except _Problem as problem:
         raise SaveError(f"This game cannot be saved: {problem.detail}") from None
+
+
+def _saved_form(game: Game, meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """:func:`game_to_dict`'s work; raises ``_Problem``."""
+    if not isinstance(game, Game):
+        raise _Problem(f"it is not a game ({type(game).__name__})")
+    if not isinstance(game.kind, str) or not game.kind or len(game.kind) > MAX_KIND:
+        raise _Problem("its kind should be the name of a game system")
+    if not _is_int(game.seed) or not 0 <= game.seed <= MAX_SEED:
+        raise _Problem(f"its seed should be {SEED_RANGE}")
+    for what, value in (("rules", game.rules), ("setup", game.setup)):
+        if not isinstance(value, Mapping):
+            raise _Problem(f"its {what} should be an object")
+    for index, action in enumerate(game.actions):
+        if not isinstance(action, Mapping):
+            raise _Problem(f"action {index + 1} should be an object")
+    if not _is_int(game.position) or not 0 <= game.position <= len(game.actions):
+        raise _Problem(f"its position should be a whole number from 0 to {len(game.actions)}")
+    data: dict[str, Any] = {
+        "app": APP,
+        "schema": SCHEMA_VERSION,
+        "kind": game.kind,
+        "seed": game.seed,
+        "rules": _plain(game.rules, "'rules'", 1),
+        "setup": _plain(game.setup, "'setup'", 1),
+        "actions": [_plain(a, f"action {i + 1}", 2) for i, a in enumerate(game.actions)],
+        "position": game.position,
+    }
+    if meta is not None:
+        data["meta"] = _check_meta(meta)
+        if data["meta"]["name"] is not None:  # read as it is (the store cleans it), never written
+            _no_surrogate(data["meta"]["name"], "the game's name")
     return data
 
 
@@ -470,8 +560,14 @@ def dumps(game: Game, meta: Mapping[str, Any] | None = None, *, pretty: bool = F
     """The save text of ``game``: compact JSON, or indented for a file when ``pretty``."""
     data = game_to_dict(game, meta)
     if pretty:
-        return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    else:
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    try:
+        _no_surrogate(text, "it")  # a game made without new_game: no file or store could keep it
+    except _Problem as problem:
+        raise SaveError(f"This game cannot be saved: {problem.detail}") from None
+    return text
 
 
 def parse_save_text(text: Any) -> Any:
@@ -516,12 +612,18 @@ _DAMAGED_LINK = "This link is incomplete or damaged — ask for it again"
 
 
 def encode_share(game: Game) -> str:
-    """A compact URL-safe payload holding all of ``game`` (see the module docstring)."""
-    data = game_to_dict(game)
-    short: dict[str, Any] = {_SHORT[k]: data[k] for k in ("kind", "seed", "rules", "setup", "actions")}
-    if data["position"] != len(data["actions"]):
-        short["p"] = data["position"]
-    raw = json.dumps(short, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    """A compact URL-safe payload holding all of ``game`` (see the module docstring).
+    Raises :class:`ShareError` for anything that is not a game a link can hold."""
+    try:
+        data = _saved_form(game)
+        short: dict[str, Any] = {_SHORT[k]: data[k] for k in ("kind", "seed", "rules", "setup", "actions")}
+        if data["position"] != len(data["actions"]):
+            short["p"] = data["position"]
+        text = json.dumps(short, ensure_ascii=False, separators=(",", ":"))
+        _no_surrogate(text, "it")  # UTF-8 has no lone surrogate: encoding would fail
+    except _Problem as problem:
+        raise ShareError(f"This game cannot be shared: {problem.detail}") from None
+    raw = text.encode("utf-8")
     packed = base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode("ascii").rstrip("=")
     return SHARE_VERSION + packed
 
@@ -586,7 +688,7 @@ def decode_share(payload: str) -> Game:
                 raise _Problem("it does not hold a game")
             unknown = sorted(k for k in data if k not in _LONG)
             if unknown:
-                raise _Problem(f"it has an unexpected field {unknown[0]!r}")
+                raise _Problem(f"it has an unexpected field {brief_repr(unknown[0])}")
             for key in ("k", "s", "u", "a"):
                 if key not in data:
                     raise _Problem(f"'{_LONG[key]}' is missing")
@@ -595,6 +697,8 @@ def decode_share(payload: str) -> Game:
         except _Problem as problem:
             if problem.reason == "damaged":
                 raise ShareError(f"This link is damaged: {problem.detail}") from None
+            if problem.reason == "too-large":
+                raise ShareError(f"This link is {problem.detail}", "too-large") from None
             raise ShareError(f"This link cannot be opened: {problem.detail}", problem.reason) from None
     except ShareError:
         raise

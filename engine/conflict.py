@@ -76,7 +76,7 @@ from typing import Any
 from .cards import Card, CardError, Rank, Suit, clean_cards, full_deck, parse_card, shuffled_deck
 from .game import ActionError, Game, RuleError
 from . import referee
-from .text import setup_text
+from .text import key_text, setup_text, shown
 from .rules import SettingsError, Variant, resolve_rules
 
 __all__ = [
@@ -86,7 +86,8 @@ __all__ = [
     "max_card_size", "is_usable", "card_value", "trumps", "trumped_by", "can_follow",
     "why_not_follow", "can_engage", "in_world_time", "hand_size",
     "normalize_setup", "setup_sides", "setup_warnings", "purple_dragon_setup",
-    "start", "normalize_action", "step", "describe", "public_game", "status", "upgrade", "standing",
+    "start", "normalize_action", "step", "describe", "public_game", "status", "upgrade",
+    "standing",
     "undo_warning", "call_totals", "side_ahead", "call_preview", "ACTION_TYPES", "UPGRADE_NOTES",
     "legal_plays", "check_play", "side_ratings", "player_ratings", "player_max_sizes",
     "max_size_reason", "explain_max_size", "best_organization", "engageable_suits",
@@ -268,9 +269,7 @@ def _setting(rules: Mapping[str, Any] | None, key: str) -> Any:
     return rules.get(key, _DEFAULTS[key])
 
 
-def _quote(value: object) -> str:
-    text = ('"' + value + '"') if isinstance(value, str) else repr(value)
-    return text if len(text) <= 40 else text[:36] + "…" + text[-1:]
+_quote = shown  # a bad value in a message: short, whatever it is (engine.text.shown)
 
 
 def _num(value: int) -> str:
@@ -613,7 +612,8 @@ class ConflictState:
       ``"called"`` (the table ended it between rounds, OIC-19), ``""`` while it runs;
       ``final`` — for a called conflict, both sides' :func:`call_totals` then;
     * ``levels`` — the app's level on each side (solo), ``None`` for people;
-    * ``spectator`` — a spectator's copy (:func:`public_game`): what the table could see;
+    * ``spectator`` — a spectator's copy (:func:`public_game`): what the table could see
+      (its ``deck_mode`` is ``"table"``: it replays the cards played, whatever its deck);
     * ``notes`` — what :func:`upgrade` did to a game from an earlier version
       (:data:`UPGRADE_NOTES`).
     """
@@ -678,9 +678,9 @@ _MAX_ORGS = 20
 
 
 def _check_keys(value: Mapping[str, Any], allowed: set[str], where: str) -> None:
-    unknown = sorted(str(k) for k in value if k not in allowed)
+    unknown = sorted(key_text(k) for k in value if k not in allowed)
     if unknown:
-        raise SetupError(f"{where}: unknown field {', '.join(_quote(k) for k in unknown)}")
+        raise SetupError(f"{where}: unknown field {', '.join(_quote(k) for k in unknown[:4])}")
 
 
 def _text(value: Any, where: str, what: str, *, max_len: int = _TEXT_MAX, required: bool = True) -> str:
@@ -708,6 +708,8 @@ def _scope_field(value: Any, where: str) -> str:
 
 def equipment(setup: Mapping[str, Any], rules: Mapping[str, Any] | None = None) -> str:
     """Whose cards (issue 18, setup ``"deck"``), in players' words."""
+    if not isinstance(setup, Mapping):
+        raise SetupError("The setup must be an object")
     if setup.get("deck") == "table":
         return "Your own cards: the players play real cards and enter each one as it is played."
     return "The app's deck: the app shuffles, deals and keeps the hands."
@@ -808,13 +810,13 @@ def _upgrade_notes(setup: Mapping[str, Any]) -> list[str]:
 
 
 def _spectator_flag(setup: Mapping[str, Any], deck: str) -> bool:
-    """``"spectator": true`` marks a spectator's copy (:func:`public_game`): table-deck
-    mode, read-only. Absent (or false) for every game played at a table."""
+    """``"spectator": true`` marks a spectator's copy (:func:`public_game`): read-only, it
+    replays from the cards played whatever its deck says (a copy of an app-deck game
+    keeps ``"deck": "app"``, so without its flag it does not replay: issue 30). Absent
+    (or false) for every game played at a table."""
     flag = setup.get("spectator", False)
     if not isinstance(flag, bool):
         raise SetupError("Setup: 'spectator' must be true (a spectator's copy) or false")
-    if flag and deck != "table":
-        raise SetupError("Setup: a spectator's copy holds no hidden cards: its deck is 'table'")
     return flag
 
 
@@ -1261,7 +1263,8 @@ def start(setup: Mapping[str, Any], rules: Mapping[str, Any] | None, rng: random
     scope = Scope(normal["scope"])
     levels = tuple(side.get("level") if side.get("controller") == "app" else None for side in normal["sides"])
     state = ConflictState(
-        sides=sides, initial_sides=sides, scope=scope, deck_mode=normal["deck"],
+        sides=sides, initial_sides=sides, scope=scope,
+        deck_mode="table" if normal.get("spectator") else normal["deck"],  # a copy replays the cards played
         rules=tuple(sorted(settings.items())), round=1, phase="play",
         aggressor=normal["aggressor"], turn=normal["aggressor"],
         hands=tuple(tuple(() for _ in side.players) for side in sides),
@@ -1782,12 +1785,15 @@ _PUBLIC_FIELDS = {"play": ("type", "side", "player", "card"), "pass": ("type", "
 
 
 def public_game(game: Game) -> Game:
-    """A spectator's copy: real-cards (table) mode, no discards, no hands, seed 0.
+    """A spectator's copy: no discards, no hands, seed 0; it replays as real cards (table
+    mode) from the cards played.
 
     Only the play/pass/next_round/call actions are kept (with their public fields),
     and only the actions in force (the redo stack could reveal cards that were never
     shown), so replaying shows the same chain, ratings and round history without any
-    hidden card. Its setup says ``"spectator": true``: the copy takes no move.
+    hidden card. Its setup says ``"spectator": true``: the copy takes no move. It keeps
+    the game's own ``"deck"`` (issue 30): a copy of an app-deck game edited to drop its
+    flag is an app-deck game whose first card comes before the discards, and is refused.
     """
     if not isinstance(game, Game) or game.kind != KIND:
         raise ArgumentError("public_game takes a conflict game")
@@ -1799,8 +1805,7 @@ def public_game(game: Game) -> Game:
             continue
         kept.append({key: action[key] for key in _PUBLIC_FIELDS[kind] if key in action})
     setup = normalize_setup(game.setup)
-    setup["deck"] = "table"
-    setup["spectator"] = True
+    setup["spectator"] = True  # the deck stays the game's own: the copy's mark (see above)
     for side in setup["sides"]:  # a spectator watches: nobody plays for the app there
         side.pop("controller", None)
         side.pop("level", None)
@@ -1824,7 +1829,7 @@ def _old_action(action: Any, levels: list[Any]) -> Any:
     """An action of an earlier version with only what that version read: the fields of its
     type, a ``"why"`` only on a move of a side the app played, a missing discard list as
     keeping every card. Anything else is left for the checks to refuse."""
-    if not isinstance(action, Mapping) or action.get("type") not in _FIELDS:
+    if not isinstance(action, Mapping) or not isinstance(action.get("type"), str) or action["type"] not in _FIELDS:
         return action
     kind = action["type"]
     required, optional = _FIELDS[kind]
@@ -1949,3 +1954,17 @@ def _join_and(words: list[str]) -> str:
     if len(words) <= 1:
         return "".join(words)
     return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def replay_work(setup: Mapping[str, Any], actions: Iterable[Any]) -> int:
+    """Issue 30: the work of replaying ``actions`` (see :func:`engine.game.replay_work`):
+    a discard, a card or a round costs about 200 plus a quarter a organization on the
+    table (measured with the largest legal sides, tests/maxgames.py, ``make bench``)."""
+    organizations = 0
+    sides = setup.get("sides") if isinstance(setup, Mapping) else None
+    for side in sides if isinstance(sides, (list, tuple)) else ():
+        players = side.get("players") if isinstance(side, Mapping) else None
+        for player in players if isinstance(players, (list, tuple)) else ():
+            orgs = player.get("organizations") if isinstance(player, Mapping) else None
+            organizations += len(orgs) if isinstance(orgs, (list, tuple)) else 0
+    return sum(1 for _ in actions) * (200 + min(organizations, 1000) // 4)

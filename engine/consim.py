@@ -42,7 +42,7 @@ Actions (plain JSON objects; :func:`normalize_action` gives the canonical form):
 
 * ``{"type": "deal", "advantages": {"0": ["firepower", "position"]}, "surprised": [1]}``
   — a new round (CS-2, CS-3, CS-4, CS-6); optional ``"cards": {"0": ["AS", "9H"]}``
-  gives the dealt cards as recorded facts (real cards dealt at the table): every
+  gives the dealt cards as recorded facts (real cards dealt at the table, HR-CS-6): every
   combatant exactly what it is owed while the deck lasts, each card once;
 * ``{"type": "next"}`` — the current actor has acted (CS-5);
 * ``{"type": "long", "combatant": 3, "cards": ["KS", "5H"]}`` — the current actor
@@ -52,10 +52,13 @@ Actions (plain JSON objects; :func:`normalize_action` gives the canonical form):
   "cover": "none" | "cover" | "good", "unseen": false, "semi": "hit" | "damage"}``
   — the current actor's action on this card (CS-5, CS-7 … CS-11); optional
   ``"dice": [{"d10": 7, "d6": 3, "countdown": 8}, …]`` gives the rolls (one object per
-  target, exactly the rolls the shot needs) instead of the app's generator;
+  target, exactly the rolls the shot needs) when the table rolls its own dice (HR-CS-7);
 * ``{"type": "end_round"}`` — suppression reset (CS-12), countdowns (CS-13), stun
   ends; optional ``"dice": {"4": 3}`` gives the DYING countdown of each untreated
-  INJURED whose time runs out (exactly those);
+  INJURED whose time runs out (exactly those), with the table's own dice.
+  With the app's deck or dice a deal, shot or end of round that says what was dealt or
+  rolled is refused (issue 35): the seed deals and rolls; only a spectator's copy records
+  the app's cards and dice;
 * ``{"type": "treat", "combatant": 4}`` — an INJURED combatant is treated (CS-10, CS-13);
 * ``{"type": "first_aid", "combatant": 4}`` — a DYING combatant gets first aid;
 * ``{"type": "privacy", "hide": true}`` — hide / show non-player combatants.
@@ -82,7 +85,7 @@ from . import referee
 from .cards import Card, CardError, Suit, clean_cards, parse_card, shuffled_deck
 from .game import ActionError, Game, RuleError
 from .rules import Variant, resolve_rules
-from .text import setup_text
+from .text import key_text, setup_text, shown
 
 __all__ = [
     "KIND", "VARIANTS", "HOUSE_RULES", "RULINGS", "ADVANTAGES", "SetupError", "ArgumentError",
@@ -287,16 +290,8 @@ _NAME_MAX = 40
 _DECK = 52
 
 
-def _quote(value: object) -> str:
-    return '"' + value + '"' if isinstance(value, str) else repr(value)
-
-
-def _shown(value: object) -> str:
-    """``value`` for a message: short, and no hundred-digit numbers."""
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**12:
-        return "a huge number"
-    text = _quote(value)
-    return text if len(text) <= 40 else text[:37] + "…"
+#: ``value`` for a message: short, and no hundred-digit numbers (engine.text.shown).
+_quote = _shown = shown
 
 
 def _plural(count: int, noun: str) -> str:
@@ -305,6 +300,7 @@ def _plural(count: int, noun: str) -> str:
 
 def placeholder(number: int) -> str:
     """What a spectator's copy and the players' view call the ``number``-th hidden combatant."""
+    number = _whole_arg(number, "A hidden combatant's number", 1, 10_000)  # issue 30: no 5,000-digit name
     return f"The Observer's combatant {number}"
 
 
@@ -896,15 +892,16 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
     """CS-1: validated, canonical roster JSON (see the module docstring); raises :class:`SetupError`.
 
     ``"spectator": true`` marks a spectator's copy (:func:`public_game`); only it may list
-    ``"hidden"`` combatants, each a placeholder. ``"legacy": true``: a game saved
+    ``"hidden"`` combatants, each a placeholder, and a roster that lists ``"hidden"`` (even
+    none) is one, flag or not. ``"legacy": true``: a game saved
     before the CS-3 and CS-5 rulings (:func:`upgrade`). ``"facts"`` is the earlier name
     of ``"spectator"`` (false is dropped).
     """
     if not isinstance(setup, Mapping):
         raise SetupError("The roster must be an object with named fields")
-    unknown = sorted(str(k) for k in setup if k not in _SETUP_KEYS)
+    unknown = sorted(key_text(k) for k in setup if k not in _SETUP_KEYS)
     if unknown:
-        raise SetupError(f"Roster: unknown field {', '.join(map(_quote, unknown))}")
+        raise SetupError(f"Roster: unknown field {', '.join(map(_quote, unknown[:4]))}")
     sides = setup.get("sides")
     if not isinstance(sides, (list, tuple)) or not 2 <= len(sides) <= _MAX_SIDES:
         raise SetupError(f"Roster: give 2 to {_MAX_SIDES} sides")
@@ -921,9 +918,9 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
         where = f"Combatant {i + 1}"
         if not isinstance(c, Mapping):
             raise SetupError(f"{where} must be an object with named fields")
-        bad = sorted(str(k) for k in c if k not in _COMBATANT_KEYS)
+        bad = sorted(key_text(k) for k in c if k not in _COMBATANT_KEYS)
         if bad:
-            raise SetupError(f"{where}: unknown field {', '.join(map(_quote, bad))}")
+            raise SetupError(f"{where}: unknown field {', '.join(map(_quote, bad[:4]))}")
         name = _text(c.get("name"), where, "name")
         where = f"Combatant {i + 1} ({name})"
         side = c.get("side", 0)
@@ -946,7 +943,10 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
         })
     privacy = _bool(setup.get("privacy", True), "Roster", "privacy")
     facts = _bool(setup.get("facts", False), "Roster", "facts")
-    spectator = setup.get("spectator", facts)
+    # Today only a spectator's copy lists "hidden" (even empty): a copy edited to drop its
+    # flag is still a spectator's copy (issue 30). Rosters saved while "facts" and "hidden"
+    # were written for every game say "facts" (false for a game played at a table).
+    spectator = setup.get("spectator", facts if "facts" in setup else "hidden" in setup)
     if spectator is not True and spectator is not False:
         raise SetupError("Roster: 'spectator' must be true (a spectator's copy) or absent")
     if facts and not spectator:
@@ -1171,10 +1171,16 @@ def cards_owed(state: ConsimState, advantages: Mapping[int, int] | None = None,
     state = _state_arg(state)
     if state.phase == "round":
         raise RuleError("CS-5", f"round {state.round} is still on: end it first")
+    if advantages is not None and not isinstance(advantages, Mapping):
+        raise ArgumentError(f"The advantages map combatant numbers to counts (got {_shown(advantages)})")
     advantages = dict(advantages or {})
     for key, count in advantages.items():
         _index_arg(state, key, "a combatant with advantages")
         _whole_arg(count, "CS-2: the number of advantages", 0, len(ADVANTAGES))
+    if isinstance(surprised, (str, bytes)) or not isinstance(surprised, (list, tuple, set, frozenset)) \
+            or len(surprised) > len(state.sides):
+        raise ArgumentError(f"The surprised sides are a list of at most {len(state.sides)} side numbers "
+                            f"(got {_shown(surprised)})")
     surprised = tuple(surprised)
     for side in surprised:
         _whole_arg(side, "CS-4: a surprised side", 0, len(state.sides) - 1)
@@ -1223,11 +1229,20 @@ class DieCall:
 
 
 class _MissingRoll(ActionError):
-    """Recorded dice that lack a roll the fire needs: which one (``call``, a :class:`DieCall`)."""
+    """Recorded dice that lack a roll the fire needs: which one (``call``, a :class:`DieCall`).
 
-    def __init__(self, message: str, call: DieCall) -> None:
+    Internal to :func:`next_roll`: the public functions raise it as a plain
+    :class:`~engine.game.ActionError` with the same sentence (issue 35). It can be made
+    from its message alone, like every ActionError."""
+
+    def __init__(self, message: str, call: DieCall | None = None) -> None:
         super().__init__(message)
         self.call = call
+
+
+#: How a roll a shot needs is named in a refusal (:class:`_MissingRoll`).
+_ROLL_WORDS = {"d10": "the d10 roll to hit (CS-8)", "d6": "the d6 roll for the wound (CS-10)",
+               "countdown": "the countdown roll ({dice} for the rounds left, CS-13)"}
 
 
 def next_roll(state: ConsimState, action: Mapping[str, Any]) -> DieCall | None:
@@ -1247,7 +1262,7 @@ def next_roll(state: ConsimState, action: Mapping[str, Any]) -> DieCall | None:
         raise ArgumentError("next_roll needs a shot with its targets and at most one set of rolls per target")
     padded = list(entered) + [{} for _ in range(len(targets) - len(entered))]
     try:
-        normalize_action(state, {**action, "type": "shoot", "dice": padded})
+        _normalize(state, {**action, "type": "shoot", "dice": padded})
     except _MissingRoll as missing:
         return missing.call
     return None
@@ -1347,6 +1362,13 @@ def normalize_action(state: ConsimState, action: Mapping[str, Any], rules: Mappi
     :class:`~engine.game.ActionError` (malformed) / :class:`~engine.game.RuleError`
     (forbidden, citing its clause) that :func:`step` raises for it. Changes nothing."""
     state = _state_arg(state)
+    try:
+        return _normalize(state, action)
+    except _MissingRoll as missing:  # a plain ActionError: the private class never leaves (issue 35)
+        raise ActionError(str(missing)) from None
+
+
+def _normalize(state: ConsimState, action: Mapping[str, Any]) -> dict[str, Any]:
     kind = referee.action_type(action, _TYPES)
     return _NORMALIZE[kind](state, action)
 
@@ -1391,6 +1413,9 @@ def _norm_deal(state: ConsimState, action: Mapping[str, Any]) -> dict[str, Any]:
         raise ActionError("Only a spectator's copy counts the hidden combatants' cards ('hidden_cards')")
     elif recorded is None and state.settings.get("deck") == DECK_TABLE:
         raise RuleError("HR-CS-6", "this game is played with your own deck: enter each combatant's cards")
+    elif recorded is not None and state.settings.get("deck") != DECK_TABLE:  # issue 35: the seed deals
+        raise RuleError("HR-CS-6", "this game is played with the app's deck: the app deals, so no move or link "
+                                   "can say which cards were dealt (only a spectator's copy records them)")
     if recorded is not None:
         total = sum(len(v) for v in recorded.values())
         if total + hidden_cards > _DECK:
@@ -1562,6 +1587,9 @@ def _check_fire(state: ConsimState, shooter: int | None, targets: Sequence[int],
 
 
 _ROLL_KEYS = ("d10", "d6", "countdown")
+#: Issue 35: with the app's dice (HR-CS-7) the seed rolls; a move or a link never says what.
+_APP_DICE = ("this game is played with the app's dice: the app rolls them, so no move or link can say what "
+             "they rolled (only a spectator's copy records them)")
 _RESULT_KEYS = ("hit", "wound", "suppression", "countdown")
 
 
@@ -1600,6 +1628,8 @@ def _norm_shoot(state: ConsimState, action: Mapping[str, Any]) -> dict[str, Any]
         raise RuleError("CS-8", "this is a spectator's copy: it shows the game, it cannot roll")
     if shooter is not None and "dice" not in action and state.settings.get("dice") == DICE_TABLE:
         raise RuleError("HR-CS-7", "this game is played with your own dice: enter the dice of the shot")
+    if not state.facts and "dice" in action and state.settings.get("dice") != DICE_TABLE:  # issue 35
+        raise RuleError("HR-CS-7", _APP_DICE)
     rolls = action.get("dice", action.get("results"))
     if rolls is not None:
         if isinstance(rolls, (str, bytes)) or not isinstance(rolls, (list, tuple)) or len(rolls) != len(targets):
@@ -1646,8 +1676,9 @@ def _fire(state: ConsimState, shooter: int | None, targets: Sequence[int], mode:
                 value = sum(rng.randint(1, sides) for _ in range(count))
             else:
                 if key not in given:
-                    raise _MissingRoll(f"The recorded dice for {name} lack the {key} roll",
-                                       DieCall(n, t, key, count, sides))
+                    call = DieCall(n, t, key, count, sides)
+                    raise _MissingRoll(f"The dice entered for {name} lack "
+                                       f"{_ROLL_WORDS[key].format(dice=call.dice)}: roll it and enter it", call)
                 value = _whole(given[key], f"the {key} roll for {name}", count, count * sides)
             used[key] = value
             return value
@@ -1698,9 +1729,9 @@ def _fire(state: ConsimState, shooter: int | None, targets: Sequence[int], mode:
             extra = ", +1 for suppressive fire: CS-9" if mode == "suppressive" else ""
             text += f"miss. +{ticks} suppression (CS-7{extra})."
         if given is not None and not lenient:
-            extra_keys = sorted(str(k) for k in given if k not in used)
+            extra_keys = sorted(key_text(k) for k in given if k not in used)
             if extra_keys:
-                raise ActionError(f"The record for {name} gives a {extra_keys[0]} the fire did not need")
+                raise ActionError(f"The record for {name} gives a {extra_keys[0][:40]} the fire did not need")
         statuses[t] = st
         canon.append({k: used[k] for k in (_RESULT_KEYS if c is None else _ROLL_KEYS) if k in used})
         results.append(ShotTarget(t, d10, hmod if mode == "aimed" and c is not None else 0,
@@ -1718,6 +1749,8 @@ def _norm_end_round(state: ConsimState, action: Mapping[str, Any]) -> dict[str, 
     dice = action.get("dice", {})
     if not isinstance(dice, Mapping):
         raise ActionError("The countdown dice must map combatant numbers to rolls")
+    if dice and not state.facts and state.settings.get("dice") != DICE_TABLE:  # issue 35: the seed rolls
+        raise RuleError("HR-CS-7", _APP_DICE)
     need = list(countdowns_due(state))
     out: dict[str, Any] = {"type": "end_round"}
     canon: dict[str, int] = {}
@@ -2222,3 +2255,12 @@ def _as_unseen_shot(action: dict[str, Any], shooter: Combatant) -> None:
     for key in ("shooter", "dice", "semi"):
         action.pop(key, None)
     action["results"] = results
+
+
+def replay_work(setup: Mapping[str, Any], actions: Iterable[Any]) -> int:
+    """Issue 30: the work of replaying ``actions`` (see :func:`engine.game.replay_work`):
+    a deal, a turn or a shot costs about 80 plus half a unit a combatant (measured with
+    the largest legal rosters, tests/maxgames.py, ``make bench``)."""
+    listed = setup.get("combatants") if isinstance(setup, Mapping) else None
+    combatants = min(len(listed), _MAX_COMBATANTS) if isinstance(listed, (list, tuple)) else 0
+    return sum(1 for _ in actions) * (80 + combatants // 2)

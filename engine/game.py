@@ -56,10 +56,21 @@ import math
 import random
 from dataclasses import dataclass, field, replace
 from types import ModuleType
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .rules import SettingsError, resolve_rules
+from .text import brief_repr
+
+__all__ = [
+    "SYSTEM_MODULES", "MAX_SEED", "SEED_RANGE", "MAX_TYPED_SEED", "SEED_BITS", "MAX_REPLAY_WORK",
+    "DEFAULT_ACTION_WORK", "MAX_NESTING", "READ_ONLY",
+    "RuleError", "ActionError", "UnknownKind", "GameError", "TooLong",
+    "FrozenDict", "FrozenList", "freeze", "thaw", "json_data", "system", "Game",
+    "new_seed", "seed_is_secret", "equipment", "is_spectator", "new_game", "replay_work", "work_of",
+    "check_replay_work", "replay", "normalize_action", "check", "can_apply", "apply", "undo", "redo", "goto",
+    "history", "validate",
+]
 
 #: The four systems, by kind. Imported on first use.
 SYSTEM_MODULES: dict[str, str] = {
@@ -80,6 +91,15 @@ SEED_RANGE = "a whole number from 0 to 2¹²⁸ − 1"
 MAX_TYPED_SEED = 2**32 - 1
 #: Seeds the app makes have exactly this many bits (the top bit set).
 SEED_BITS = 128
+
+
+#: The most replay work (:func:`replay_work`) a game may ask for: what a tablet's
+#: Pyodide replays in about a second (issue 30; ``make bench`` measures the largest
+#: legal game of each system against it). A unit of work is about a microsecond of
+#: CPython on the benchmark machine.
+MAX_REPLAY_WORK = 400_000
+#: A system's work per action when it does not say (:func:`replay_work`).
+DEFAULT_ACTION_WORK = 250
 
 
 class RuleError(ValueError):
@@ -109,6 +129,12 @@ class GameError(ValueError):
     not settings …)."""
 
 
+class TooLong(GameError):
+    """A game whose history would take a tablet too long to replay (see
+    :data:`MAX_REPLAY_WORK`): refused before it is replayed, and no action takes a game
+    past it, so every game the app made opens again."""
+
+
 # ---------------------------------------------------------------------------
 # Games as values: what a Game holds can never be changed afterwards
 
@@ -125,11 +151,15 @@ class FrozenDict(dict):
     :func:`thaw` give a plain, changeable copy.
     """
 
-    __slots__ = ()
+    __slots__ = ("_made",)  # set once __init__ has filled it: a second call would refill it in place
 
     def __init__(self, *args, **kwargs):
+        if getattr(self, "_made", False):
+            _refuse(self)
         dict.__init__(self, ((key, freeze(value)) for key, value in dict(*args, **kwargs).items()))
+        _DICT_MADE(self, True)
 
+    __setattr__ = __delattr__ = _refuse
     __setitem__ = __delitem__ = update = setdefault = pop = popitem = clear = __ior__ = _refuse
 
     def __copy__(self):
@@ -148,11 +178,15 @@ class FrozenDict(dict):
 class FrozenList(list):
     """A JSON array inside a :class:`Game`: a ``list`` that cannot be changed."""
 
-    __slots__ = ()
+    __slots__ = ("_made",)  # as FrozenDict's: a second __init__ call would empty and refill it
 
     def __init__(self, items: Iterable = ()):
+        if getattr(self, "_made", False):
+            _refuse(self)
         list.__init__(self, (freeze(item) for item in items))
+        _LIST_MADE(self, True)
 
+    __setattr__ = __delattr__ = _refuse
     __setitem__ = __delitem__ = append = extend = insert = pop = remove = clear = sort = reverse = _refuse
     __iadd__ = __imul__ = _refuse
 
@@ -168,6 +202,10 @@ class FrozenList(list):
     def __repr__(self) -> str:
         return list.__repr__(self)
 
+
+#: The setters of the two classes' ``_made`` slots (their ``__setattr__`` refuses).
+_DICT_MADE = FrozenDict._made.__set__  # type: ignore[attr-defined]
+_LIST_MADE = FrozenList._made.__set__  # type: ignore[attr-defined]
 
 #: Values :func:`freeze` returns as they are, by their exact type.
 _AS_IT_IS = frozenset({str, int, float, bool, type(None), FrozenDict, FrozenList})
@@ -196,6 +234,30 @@ def thaw(value: Any) -> Any:
     return value
 
 
+#: How deeply a game's rules, setup or actions may nest (saves and links allow far less:
+#: engine.codec.MAX_DEPTH); deeper data is refused before it is frozen (issue 30).
+MAX_NESTING = 64
+
+
+def _check_nesting(value: Any, what: str) -> None:
+    """:class:`GameError` when ``value`` nests lists and mappings more than
+    :data:`MAX_NESTING` deep (looked at without recursion: it may be thousands deep)."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if type(item) in _AS_IT_IS:
+            continue
+        if isinstance(item, Mapping):
+            children: Iterable[Any] = item.values()
+        elif isinstance(item, (list, tuple)):
+            children = item
+        else:
+            continue
+        if depth >= MAX_NESTING:
+            raise GameError(f"A game's {what} are nested too deeply (more than {MAX_NESTING} levels)")
+        stack.extend((child, depth + 1) for child in children)
+
+
 def json_data(value: Any, what: str = "the action", depth: int = 0) -> Any:
     """``value`` checked to be JSON data (objects with text keys, arrays, text, whole or
     finite numbers, true/false/null), as a frozen copy; :class:`ActionError` otherwise."""
@@ -212,7 +274,7 @@ def json_data(value: Any, what: str = "the action", depth: int = 0) -> Any:
     if isinstance(value, Mapping):
         for key in value:
             if not isinstance(key, str):
-                raise ActionError(f"{what} has a field name that is not text ({key!r})")
+                raise ActionError(f"{what} has a field name that is not text ({brief_repr(key)})")
         return FrozenDict({key: json_data(item, what, depth + 1) for key, item in value.items()})
     if isinstance(value, (list, tuple)):
         return FrozenList(json_data(item, what, depth + 1) for item in value)
@@ -224,7 +286,7 @@ def system(kind: str) -> ModuleType:
     try:
         name = SYSTEM_MODULES[kind]
     except (KeyError, TypeError):
-        raise UnknownKind(f"Unknown kind of game: {kind!r}") from None
+        raise UnknownKind(f"Unknown kind of game: {brief_repr(kind)}") from None
     try:
         return importlib.import_module(name)
     except ModuleNotFoundError:
@@ -250,10 +312,15 @@ class Game:
     _tip: Any = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "rules", freeze(self.rules))
-        object.__setattr__(self, "setup", freeze(self.setup))
-        if isinstance(self.actions, (list, tuple)) and not (
-                type(self.actions) is tuple and all(type(a) is FrozenDict for a in self.actions)):
+        if not isinstance(self.actions, (list, tuple)):
+            raise GameError(f"A game's actions must be a list (got {type(self.actions).__name__})")
+        for what in ("rules", "setup"):
+            value = getattr(self, what)
+            if type(value) is not FrozenDict:
+                _check_nesting(value, what)
+                object.__setattr__(self, what, freeze(value))
+        if not (type(self.actions) is tuple and all(type(a) is FrozenDict for a in self.actions)):
+            _check_nesting(self.actions, "actions")
             object.__setattr__(self, "actions", tuple(freeze(a) for a in self.actions))
 
     def __eq__(self, other: object) -> bool:
@@ -292,7 +359,7 @@ def seed_is_secret(seed: int) -> bool:
 def equipment(game: Game) -> str | None:
     """Whose cards and dice ``game`` is played with, in players' words (issue 18):
     the system's ``equipment(setup, rules)``, or ``None`` if it has no such choice."""
-    mod = system(game.kind)
+    mod = system(_checked_game(game).kind)
     hook = getattr(mod, "equipment", None)
     return hook(game.setup, game.rules) if hook is not None else None
 
@@ -328,6 +395,36 @@ def new_game(kind: str, setup: Mapping[str, Any], rules: Mapping[str, Any] | Non
     return game
 
 
+def replay_work(game: Game) -> int:
+    """How much work replaying every action of ``game`` (its redo stack too) takes, told
+    before replaying it: the system's ``replay_work(setup, actions)`` (what a step costs
+    grows with the armies, the roster, the sides), else :data:`DEFAULT_ACTION_WORK` an
+    action. Cheap: it reads the setup and the actions' types, and runs no rule."""
+    game = _checked_game(game)
+    return work_of(game.kind, game.setup, game.actions)
+
+
+def work_of(kind: str, setup: Any, actions: Sequence[Any]) -> int:
+    """:func:`replay_work` of a game not made yet: its kind, setup and actions as read
+    from a save or a link, before anything else is checked (the system's estimate reads
+    any value without failing)."""
+    hook = getattr(system(kind), "replay_work", None)
+    if hook is None:
+        return DEFAULT_ACTION_WORK * len(actions)
+    return hook(setup, actions)
+
+
+def check_replay_work(kind: str, setup: Any, actions: Sequence[Any]) -> None:
+    """Raise :class:`TooLong`, in a player's words, when a game of ``kind`` with this
+    setup and these actions would take a tablet more than about a second to open
+    (:data:`MAX_REPLAY_WORK`)."""
+    work = work_of(kind, setup, actions)
+    if work > MAX_REPLAY_WORK:
+        seconds = -(-work // MAX_REPLAY_WORK)
+        raise TooLong(f"its {len(actions):,} actions would keep a tablet busy for about {seconds} "
+                      f"seconds to replay; the app opens a game that replays in about a second")
+
+
 def _start(game: Game) -> tuple[Any, random.Random]:
     mod = system(game.kind)
     rng = random.Random(game.seed)
@@ -336,12 +433,13 @@ def _start(game: Game) -> tuple[Any, random.Random]:
 
 def replay(game: Game, upto: int | None = None) -> Any:
     """The state after the first ``upto`` actions (default: ``game.position``)."""
+    game = _checked_game(game)
     return _replay(game, game.position if upto is None else upto)[0]
 
 
 def _replay(game: Game, upto: int) -> tuple[Any, random.Random]:
     if not isinstance(upto, int) or isinstance(upto, bool) or not 0 <= upto <= len(game.actions):
-        raise ValueError(f"No such point in the history: {upto!r}")
+        raise GameError(f"No such point in the history: {brief_repr(upto)}")
     tip = game._tip
     if tip is not None and tip[0] == upto:
         rng = random.Random()
@@ -353,7 +451,7 @@ def _replay(game: Game, upto: int) -> tuple[Any, random.Random]:
         try:
             state = mod.step(state, action, game.rules, rng)
         except (RuleError, ActionError) as err:
-            raise type(err)(*_err_args(err, index)) from None
+            raise _at_step(err, index) from None
     return state, rng
 
 
@@ -361,6 +459,15 @@ def _err_args(err: ValueError, index: int) -> tuple:
     if isinstance(err, RuleError):
         return (err.rule_id, err.message, index + 1)
     return (f"{err} (step {index + 1})",)
+
+
+def _at_step(err: ValueError, index: int) -> ValueError:
+    """``err`` again, saying at which step of a replay it came: of its own class, or of
+    RuleError / ActionError when that class is made otherwise (consim's refusal of a
+    missing roll carries the roll: issue 30)."""
+    base = RuleError if isinstance(err, RuleError) else ActionError
+    cls = type(err) if type(err).__init__ is base.__init__ else base
+    return cls(*_err_args(err, index))
 
 
 #: Why a spectator's copy takes no move.
@@ -429,7 +536,11 @@ def apply(game: Game, action: Mapping[str, Any]) -> Game:
     canonical = _canonical(mod, state, action, game.rules)
     new_state = mod.step(state, thaw(canonical), game.rules, rng)
     actions = game.actions[: game.position] + (canonical,)
-    return replace(game, actions=actions, position=len(actions), _tip=(len(actions), new_state, rng.getstate()))
+    longer = replace(game, actions=actions, position=len(actions), _tip=(len(actions), new_state, rng.getstate()))
+    if replay_work(longer) > MAX_REPLAY_WORK:
+        raise TooLong("This game's history is as long as the app can reopen on a tablet in about a second: "
+                      "save it and go on in a new game")
+    return longer
 
 
 def undo(game: Game) -> Game:
@@ -450,7 +561,7 @@ def goto(game: Game, position: int) -> Game:
     """Jump to any point of the history (the later actions stay redoable)."""
     game = _checked_game(game)
     if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position <= len(game.actions):
-        raise ValueError(f"No such point in the history: {position!r}")
+        raise GameError(f"No such point in the history: {brief_repr(position)}")
     return replace(game, position=position, _tip=None)
 
 
@@ -475,12 +586,13 @@ def validate(game: Game) -> Game:
     """
     game = _checked_game(game)
     if not isinstance(game.kind, str):
-        raise UnknownKind(f"Unknown kind of game: {game.kind!r}")
+        raise UnknownKind(f"Unknown kind of game: {brief_repr(game.kind)}")
     if not isinstance(game.actions, tuple):
         raise GameError("A game's actions must be a list")
     if not isinstance(game.rules, Mapping) or not isinstance(game.setup, Mapping):
         raise GameError("A game's rules and setup must be objects")
     checked = new_game(game.kind, game.setup, game.rules, game.seed)
+    check_replay_work(game.kind, game.setup, game.actions)
     if not isinstance(game.position, int) or isinstance(game.position, bool) \
             or not 0 <= game.position <= len(game.actions):
         raise GameError("The saved position is outside the game's history")
@@ -494,6 +606,6 @@ def validate(game: Game) -> Game:
             action = _canonical(mod, state, action, checked.rules)
             state = mod.step(state, thaw(action), checked.rules, rng)
         except (RuleError, ActionError) as err:
-            raise type(err)(*_err_args(err, index)) from None
+            raise _at_step(err, index) from None
         canonical.append(action)
     return replace(checked, actions=tuple(canonical), position=game.position)

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .cards import Card, CardError, Rank, Suit, parse_card
+from .text import brief_repr
 
 __all__ = ["CATEGORIES", "Hand", "HandError", "best_hand", "category_index"]
 
@@ -48,7 +49,7 @@ def category_index(category: str) -> int:
     """CMP-8: the position of ``category`` in :data:`CATEGORIES` (0 = straight flush)."""
     if isinstance(category, str) and category in _STRENGTH:
         return CATEGORIES.index(category)
-    raise HandError(f"Not a poker hand category: {category!r} (one of {', '.join(CATEGORIES)})")
+    raise HandError(f"Not a poker hand category: {brief_repr(category)} (one of {', '.join(CATEGORIES)})")
 
 
 def _plural(rank: int) -> str:
@@ -85,7 +86,7 @@ class Hand:
     def __init__(self, category: str, cards: Iterable[Card | str], ranks: Iterable[int]):
         """A hand from its parts (checked against each other); :func:`best_hand` is the usual way."""
         if not isinstance(category, str) or category not in _STRENGTH:
-            raise HandError(f"Not a poker hand category: {category!r} (one of {', '.join(CATEGORIES)})")
+            raise HandError(f"Not a poker hand category: {brief_repr(category)} (one of {', '.join(CATEGORIES)})")
         cards = _cards(cards)
         ranks = _ranks(ranks)
         if len(cards) != 5 or len(ranks) != 5:

@@ -14,7 +14,7 @@ from typing import Any
 
 from .cards import Card, CardError, clean_cards, parse_card
 from .game import ActionError, RuleError
-from .text import text_problem
+from .text import brief_repr, text_problem
 
 
 def action_type(action: Any, types: Iterable[str]) -> str:
@@ -24,7 +24,7 @@ def action_type(action: Any, types: Iterable[str]) -> str:
         raise ActionError("An action must be an object with a type")
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in types:
-        raise ActionError(f"Unknown action type: {kind!r} ({', '.join(types)})")
+        raise ActionError(f"Unknown action type: {brief_repr(kind)} ({', '.join(types)})")
     return kind
 
 
@@ -32,15 +32,18 @@ def only(action: Mapping[str, Any], required: Iterable[str] = (), optional: Iter
     """Refuse an action that lacks one of ``required`` or carries a field that is
     neither ``required``, ``optional`` nor ``type``."""
     required, optional = tuple(required), tuple(optional)
+    if not isinstance(action, Mapping):
+        raise ActionError("An action must be an object with a type")
     kind = action.get("type")
     for key in required:
         if key not in action:
             raise ActionError(f"A {kind} action needs its '{key}'")
     known = {"type", *required, *optional}
-    unknown = sorted(str(key) for key in action if key not in known)
+    unknown = sorted((key for key in action if key not in known),
+                     key=lambda key: (0, key) if isinstance(key, str) else (1, brief_repr(key)))
     if unknown:
         fields = ", ".join(["type", *required, *optional])
-        raise ActionError(f"A {kind} action has no field '{unknown[0]}' (its fields: {fields})")
+        raise ActionError(f"A {kind} action has no field {brief_repr(unknown[0])} (its fields: {fields})")
 
 
 def _refusal(rule: str | None, message: str) -> ValueError:
@@ -54,15 +57,14 @@ def whole(value: Any, what: str, low: int, high: int, *, rule: str | None = None
     that the rules bound), an :class:`ActionError` otherwise.
     """
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        shown = repr(value) if not isinstance(value, int) or abs(value) < 10**12 else "a huge number"
-        raise _refusal(rule, f"{what} must be a whole number from {low} to {high} (got {shown})")
+        raise _refusal(rule, f"{what} must be a whole number from {low} to {high} (got {brief_repr(value)})")
     return int(value)
 
 
 def flag(value: Any, what: str) -> bool:
     """``value`` as ``True`` or ``False`` (nothing else)."""
     if not isinstance(value, bool):
-        raise ActionError(f"{what[:1].upper() + what[1:]} must be true or false (got {value!r})")
+        raise ActionError(f"{what[:1].upper() + what[1:]} must be true or false (got {brief_repr(value)})")
     return value
 
 
@@ -72,8 +74,8 @@ def one_of(value: Any, what: str, choices: Iterable[Any]) -> Any:
     for choice in choices:
         if value == choice and type(value) is type(choice):
             return choice
-    shown = ", ".join(repr(c) for c in choices)
-    raise ActionError(f"{what[:1].upper() + what[1:]} must be one of {shown} (got {value!r})")
+    shown = ", ".join(brief_repr(c) for c in choices)
+    raise ActionError(f"{what[:1].upper() + what[1:]} must be one of {shown} (got {brief_repr(value)})")
 
 
 def card(value: Any, what: str = "the card") -> Card:
@@ -87,7 +89,7 @@ def card(value: Any, what: str = "the card") -> Card:
 def cards(value: Any, what: str = "the cards", *, unique: bool = True) -> tuple[Card, ...]:
     """Cards from a list of :class:`Card` s or tokens (each once, when ``unique``)."""
     if isinstance(value, str) or not isinstance(value, (list, tuple)):
-        raise ActionError(f"{what[:1].upper() + what[1:]} must be a list of cards (got {value!r})")
+        raise ActionError(f"{what[:1].upper() + what[1:]} must be a list of cards (got {brief_repr(value)})")
     try:
         return clean_cards(value, unique=unique, what=what)
     except CardError as err:

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from collections.abc import Iterable, Mapping
 from typing import Any, Callable
 
+from .text import brief_repr, key_text
+
 
 class SettingsError(ValueError):
     """Rules settings that name an unknown variant or an unknown choice."""
@@ -39,7 +41,7 @@ class Variant:
         for choice, text in self.choices:
             if choice == value:
                 return text
-        raise SettingsError(f"{self.rule_id}: {value!r} is not a choice for {self.label.lower()}")
+        raise SettingsError(f"{self.rule_id}: {brief_repr(value)} is not a choice for {self.label.lower()}")
 
     def sentence(self, value: Any) -> str:
         """What choosing ``value`` means, as a sentence: "Our own dice: the players roll …"."""
@@ -50,10 +52,12 @@ class Variant:
 def resolve_rules(variants: Iterable[Variant], given: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Defaults for every variant, overridden by ``given``; refuses unknown keys and values."""
     table = {v.key: v for v in variants}
+    if given is not None and not isinstance(given, Mapping):
+        raise SettingsError("The rules settings must be an object of {setting: choice}")
     given = dict(given or {})
-    unknown = sorted(k for k in given if k not in table)
+    unknown = sorted(key_text(k) for k in given if k not in table)
     if unknown:
-        raise SettingsError(f"Unknown rules setting: {', '.join(map(str, unknown))}")
+        raise SettingsError(f"Unknown rules setting: {', '.join(k[:40] for k in unknown[:4])}")
     resolved: dict[str, Any] = {}
     for key, variant in table.items():
         value = given.get(key, variant.default)
@@ -64,7 +68,7 @@ def resolve_rules(variants: Iterable[Variant], given: Mapping[str, Any] | None =
         # bool is an int in Python: compare types too so True never passes for 1.
         if not any(value == c and type(value) is type(c) for c in allowed):
             raise SettingsError(
-                f"{variant.rule_id}: {value!r} is not a choice for {variant.label.lower()}"
+                f"{variant.rule_id}: {brief_repr(value)} is not a choice for {variant.label.lower()}"
             )
         resolved[key] = value
     return resolved

@@ -34,6 +34,7 @@ The app does not decline to open a round (HR-OIC-1 would let it redeal for free)
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import random
 from dataclasses import dataclass
@@ -43,6 +44,7 @@ from typing import Any
 from . import conflict as oic
 from .cards import Card, Suit, full_deck
 from .conflict import ArgumentError
+from .text import brief_repr
 
 __all__ = [
     "LEVELS", "LEVEL_LABELS", "HARD_SAMPLES", "Decision", "Observation",
@@ -82,7 +84,7 @@ _RANK = tuple(int(card.rank) for card in _DECK)
 
 def _side_number(side: Any) -> int:
     if isinstance(side, bool) or not isinstance(side, int) or side not in (0, 1):
-        raise ArgumentError(f"There is no side {side!r} (sides are 0 and 1)")
+        raise ArgumentError(f"There is no side {brief_repr(side)} (sides are 0 and 1)")
     return side
 
 
@@ -265,14 +267,20 @@ def decide(state: oic.ConflictState, side: int, level: str = "normal",
     Discard phase: the discard of the first player of *side* who has not discarded;
     play phase, *side* to play: a play or a pass. Raises ``ValueError`` when *side*
     has nothing to decide. Uses only :func:`observe` (the app never peeks).
+
+    Remembered with the state (a state never changes): asking again costs nothing.
     """
     oic._state(state)
     _side_number(side)
     _level(level)
+    samples = _samples(samples)
     if state.deck_mode != "app":
         raise ArgumentError("The app cannot hold real cards: it plays only with the app deck")
-    obs = observe(state, side)
-    return decide_observed(obs, level, samples)
+    memo = state.__dict__.setdefault("_decisions", {})  # not a field: replace() starts a new one
+    found = memo.get((side, level, samples))
+    if found is None:
+        found = memo[(side, level, samples)] = decide_observed(observe(state, side), level, samples)
+    return Decision(copy.deepcopy(found.action), found.why, found.level)
 
 
 #: Hard may imagine at most this many deals per decision (a caller's ``samples``).
@@ -281,7 +289,7 @@ MAX_SAMPLES = 10_000
 
 def _level(level: Any) -> str:
     if not isinstance(level, str) or level not in LEVELS:
-        raise ArgumentError(f"Unknown level {level!r} (levels are {', '.join(LEVELS)})")
+        raise ArgumentError(f"Unknown level {brief_repr(level)} (levels are {', '.join(LEVELS)})")
     return level
 
 
@@ -290,7 +298,7 @@ def _samples(samples: Any) -> int | None:
         return None
     if isinstance(samples, bool) or not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
         raise ArgumentError(f"The number of samples must be a whole number from 1 to {MAX_SAMPLES:,} "
-                            f"(got {samples!r})")
+                            f"(got {brief_repr(samples)})")
     return samples
 
 
@@ -375,7 +383,7 @@ def normal_discard(obs: Observation, player: int) -> tuple[list[Card], str]:
     """Normal (and Hard): throw away every card it cannot use (OIC-5), keep the rest."""
     _observation(obs)
     if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(obs.hands):
-        raise ArgumentError(f"There is no player {player!r} on {obs.sides[obs.side].name}")
+        raise ArgumentError(f"There is no player {brief_repr(player)} on {obs.sides[obs.side].name}")
     sizes = _sizes(obs, obs.side, player)
     hand = obs.hands[player]
     dead = [c for c in hand if not oic.is_usable(c, sizes[c.suit])]

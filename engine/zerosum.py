@@ -98,6 +98,8 @@ from fractions import Fraction
 from collections.abc import Sequence
 from typing import Any
 
+from .text import brief_repr
+
 __all__ = [
     "MAX_STRATEGIES", "ZeroSumError", "PayoffError", "MixError", "Solution", "Response",
     "solve", "row_payoffs", "column_payoffs", "best_response", "column_best_response",
@@ -152,7 +154,7 @@ class Response:
 def _number(value: Any, where: str, error: type[ZeroSumError]) -> Fraction:
     if isinstance(value, bool) or not isinstance(value, (numbers.Rational, float)):
         raise error(f"{where} must be a number (an int, a Fraction or a finite float), "
-                    f"not {type(value).__name__} {value!r:.40}")
+                    f"not {type(value).__name__} {brief_repr(value)}")
     if isinstance(value, float) and not math.isfinite(value):
         raise error(f"{where} must be a finite number, not {value}")
     if isinstance(value, numbers.Rational) and not isinstance(value, (int, Fraction)):
@@ -160,10 +162,12 @@ def _number(value: Any, where: str, error: type[ZeroSumError]) -> Fraction:
     return Fraction(value)
 
 
-def _sequence(value: Any, what: str, error: type[ZeroSumError]) -> tuple[Any, ...]:
+def _sequence(value: Any, what: str, error: type[ZeroSumError]) -> Sequence[Any]:
+    """``value`` when it is a list or a tuple (any sequence but text), not yet read: its
+    caller checks its length first (a range of a billion is not materialised: issue 30)."""
     if isinstance(value, (str, bytes, bytearray)) or not isinstance(value, Sequence):
         raise error(f"{what} must be a list or a tuple, not {type(value).__name__}")
-    return tuple(value)
+    return value
 
 
 def _matrix(payoff: Any) -> tuple[tuple[Fraction, ...], ...]:
@@ -171,10 +175,10 @@ def _matrix(payoff: Any) -> tuple[tuple[Fraction, ...], ...]:
     if not rows:
         raise PayoffError("the payoff matrix is empty: the row player needs at least one strategy")
     if len(rows) > MAX_STRATEGIES:
-        raise PayoffError(f"the payoff matrix has {len(rows)} rows; at most {MAX_STRATEGIES} are allowed")
+        raise PayoffError(f"the payoff matrix has {len(rows):,} rows; at most {MAX_STRATEGIES} are allowed")
     out = []
     width = None
-    for i, row in enumerate(rows):
+    for i, row in enumerate(tuple(rows)):
         cells = _sequence(row, f"row {i} of the payoff matrix", PayoffError)
         if width is None:
             width = len(cells)
@@ -182,8 +186,8 @@ def _matrix(payoff: Any) -> tuple[tuple[Fraction, ...], ...]:
                 raise PayoffError("row 0 of the payoff matrix is empty: "
                                   "the column player needs at least one strategy")
             if width > MAX_STRATEGIES:
-                raise PayoffError(f"the payoff matrix has {width} columns; at most {MAX_STRATEGIES} are allowed")
-        elif len(cells) != width:
+                raise PayoffError(f"the payoff matrix has {width:,} columns; at most {MAX_STRATEGIES} are allowed")
+        if len(cells) != width:
             raise PayoffError(f"row {i} of the payoff matrix has {len(cells)} entries, row 0 has {width}: "
                               "every row needs one entry per column")
         out.append(tuple(_number(c, f"payoff[{i}][{j}]", PayoffError) for j, c in enumerate(cells)))
@@ -194,7 +198,8 @@ def _mix(mix: Any, size: int, who: str) -> tuple[Fraction, ...]:
     entries = _sequence(mix, f"the {who} mix", MixError)
     if len(entries) != size:
         plural = "strategy" if size == 1 else "strategies"
-        raise MixError(f"the {who} mix has {len(entries)} entries but the {who} player has {size} {plural}")
+        raise MixError(f"the {who} mix has {len(entries):,} entries but the {who} player has {size} {plural}")
+    entries = tuple(entries)
     values = tuple(_number(p, f"entry {k} of the {who} mix", MixError) for k, p in enumerate(entries))
     for k, p in enumerate(values):
         if p < 0:

@@ -27,14 +27,39 @@ def two_sides(n: int = 3) -> dict[str, Any]:
                   *[man(f"Red {i + 1}", 1, weapon=["semi-automatic"], training="trained") for i in range(n)])
 
 
+#: The kit's games record their cards (:func:`deal`) and dice (:func:`shoot`): the table's
+#: own deck and dice (HR-CS-6/7), since the app's are never recorded (issue 35).
+OWN = {"deck": cs.DECK_TABLE, "dice": cs.DICE_TABLE}
+
+
 def game(setup: dict[str, Any] | None = None, rules: dict[str, Any] | None = None, seed: int = 1):
-    return new_game(KIND, setup or two_sides(), rules, seed)
+    """A game of ``setup`` (default :func:`two_sides`) with ``rules`` (default :data:`OWN`)."""
+    return new_game(KIND, setup or two_sides(), OWN if rules is None else rules, seed)
 
 
 def run(g, *actions: dict[str, Any]):
+    """``actions`` applied in turn. In a game with the table's own deck (:data:`OWN`) a deal
+    without cards is the GM's: the cards owed, from a fresh deck in its order (spades from
+    the ace down, then hearts …)."""
     for action in actions:
+        if action.get("type") == "deal" and "cards" not in action and g.rules.get("deck") == cs.DECK_TABLE:
+            action = table_deal(replay(g), action)
         g = apply(g, action)
     return g
+
+
+def table_deal(state, action: dict[str, Any]) -> dict[str, Any]:
+    """``action`` (a deal) with the cards each combatant is owed (:func:`engine.consim.cards_owed`)."""
+    advantages = {int(k): len(v) for k, v in action.get("advantages", {}).items()}
+    owed = cs.cards_owed(state, advantages, action.get("surprised", ()))
+    deck = [f"{rank}{suit}" for suit in "SHDC" for rank in ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4",
+                                                            "3", "2")]
+    cards, at = {}, 0
+    for i, count in enumerate(owed):
+        if count:
+            cards[str(i)] = deck[at:at + count]
+            at += count
+    return {**action, "cards": cards}
 
 
 DEAL = {"type": "deal"}

@@ -151,7 +151,7 @@ def test_ai15_a_destroyed_army_has_no_dice_and_no_line_unit():
 
 def test_ai15_defend_against_a_skirmish_may_cancel_casualties_too():
     s = setup([unit("N", defense=4, size=99)], [unit("S", mobility=1, size=99)])
-    game = new_game("battle", s, seed=4)
+    game = new_game("battle", s, {"dice": ai.DICE_TABLE}, seed=4)
     game = week(game, "defend", "skirmish", dice=[[6, 6, 6, 1], [1]], ranges=[1, None])
     w = replay(game).weeks[-1]
     assert w.maneuvers == ("defend", "skirmish") and w.mitigation == (3, 0)
@@ -281,7 +281,8 @@ def test_an_old_game_with_an_action_that_is_not_an_object_is_not_an_earlier_spec
 
 def test_hr_ai_3_when_the_rearguard_falls_the_next_line_unit_takes_it_in_the_battles_state():
     s = setup([unit("N1", attack=1, size=1), unit("N2", attack=1, size=99)], [unit("S", attack=1, size=99)])
-    st = replay(week(new_game("battle", s, seed=4), "shock", "shock", dice=[[1], [6]], ranges=[1, 2]))
+    st = replay(week(new_game("battle", s, {"dice": ai.DICE_TABLE}, seed=4), "shock", "shock", dice=[[1], [6]],
+                     ranges=[1, 2]))
     assert st.destroyed[0] == (True, False)
     assert (st.vanguards, st.rearguards) == ((1, 0), (1, 0)) == (st.weeks[-1].vanguards, st.weeks[-1].rearguards)
 

@@ -20,7 +20,8 @@ from .test_ascension import gen, setup, unit, week
 
 
 def game_of(s, rules=None, seed=1):
-    return new_game("battle", s, rules, seed)
+    """A battle whose dice the tests enter: the table's own (HR-AI-7, issue 35) unless ``rules`` says."""
+    return new_game("battle", s, {"dice": ai.DICE_TABLE, **(rules or {})}, seed)
 
 
 def state_of(s, rules=None):
@@ -136,7 +137,7 @@ def test_ai14_casualty_rolls_are_checked_a_cell_without_a_range_rolls_nothing():
     shock = declare(game_of(setup([unit("N", attack=1, size=9)], [unit("S", attack=1, size=9)])), "shock", "shock")
     with pytest.raises(RuleError, match="AI-14: South's casualty roll must be a whole number from 1 to 5"):
         apply(shock, {"type": "roll", "dice": [[1], [1]], "ranges": [3, 6]})
-    with pytest.raises(ActionError, match="entered with the dice"):
+    with pytest.raises(RuleError, match="HR-AI-7: this battle is played with the table's own dice"):
         apply(shock, {"type": "roll", "ranges": [3, 3]})  # the cell is not known before the dice
     kept = apply(shock, {"type": "roll", "dice": [[1], [1]], "ranges": [3, None]})  # None: the app rolls it
     assert kept.actions[-1] == {"type": "roll", "dice": [[1], [1]], "ranges": [3, None]}
@@ -324,7 +325,7 @@ def test_ai17_effect_not_given_texts_and_feint():
 
 def test_ai16_counter_attack_and_feint_cancel_each_other_and_the_reveal_says_so():
     s = setup([unit("N1"), unit("N2")], a_general=gen(2), b_general=gen(3))
-    game = declare(game_of(s), "defend", "attack", ["counter_attack"], ["feint"])
+    game = declare(game_of(s, {"dice": ai.DICE_APP}), "defend", "attack", ["counter_attack"], ["feint"])
     st = replay(game)
     assert not ai.can_counter_attack(st, 0)
     with pytest.raises(RuleError, match="South's Feint cancels Counter Attack"):
@@ -464,7 +465,7 @@ def test_ai10_variant_winner_reads():
 
 
 def test_ai7_undo_warning_only_past_a_reveal():
-    game = game_of(setup([unit(size=9)], [unit(size=9)]))
+    game = game_of(setup([unit(size=9)], [unit(size=9)]), {"dice": ai.DICE_APP})
     game = apply(game, {"type": "bid", "side": 0, "maneuver": "attack"})
     game = apply(game, {"type": "bid", "side": 1, "maneuver": "defend"})
     assert ai.undo_warning(game, 1) is None  # no bid was seen yet
@@ -513,19 +514,21 @@ def old_link(game_data: dict) -> str:
 
 
 def fallback_history():
-    """Week 1: North's Attack beats South's Defend by 6 (a fallback today); week 2 follows."""
+    """Week 1: North's Attack beats South's Defend by 6 (a fallback today); week 2 follows.
+    The dice are entered: the table's own (HR-AI-7; the app's dice are never entered, issue 35)."""
     big = unit("Big", 9, 9, 9, traits=("infantry", "line"), size=99)
-    return {"seed": 5, "setup": setup([dict(big)], [dict(big)]), "actions": [
+    return {"seed": 5, "rules": {"success": "d6/4+", "house_tables": {}, "dice": "table"},
+            "setup": setup([dict(big)], [dict(big)]), "actions": [
         {"type": "bid", "side": 0, "maneuver": "attack"}, {"type": "bid", "side": 1, "maneuver": "defend"},
         {"type": "reveal"}, {"type": "roll", "dice": [[6] * 6 + [1] * 3, [1] * 9], "ranges": [1, 0]},
         {"type": "bid", "side": 0, "maneuver": "attack"}, {"type": "bid", "side": 1, "maneuver": "attack"},
-        {"type": "reveal"}, {"type": "roll"}]}
+        {"type": "reveal"}, {"type": "roll", "successes": [1, 1]}]}
 
 
 def test_an_old_save_whose_replay_the_fallback_changes_keeps_its_old_reading():
     data = fallback_history()
     with pytest.raises(ValueError):  # today's rules refuse week 2: the battle ended in week 1
-        games.validate(games.Game("battle", 5, {}, data["setup"], tuple(data["actions"]), 8))
+        games.validate(games.Game("battle", 5, data["rules"], data["setup"], tuple(data["actions"]), 8))
     game, _ = codec.game_from_dict(old_save(data))
     assert game.setup["old_rulings"] is True
     st = replay(game)

@@ -24,7 +24,7 @@ BIDS = [("attack", ()), ("shock", ()), ("defend", ()), ("defend", ("hold_the_lin
 
 
 def played(m0, s0, m1, s1, dice, ranges):
-    game = new_game("battle", ARMIES, None, 3)
+    game = new_game("battle", ARMIES, {"dice": ai.DICE_TABLE}, 3)  # the dice entered (HR-AI-7, issue 35)
     game = apply(game, {"type": "bid", "side": 0, "maneuver": m0, "stratagems": list(s0)})
     game = apply(game, {"type": "bid", "side": 1, "maneuver": m1, "stratagems": list(s1)})
     game = apply(game, {"type": "reveal"})

@@ -16,7 +16,8 @@ from .test_ascension import gen, setup, unit, week
 
 
 def game_of(s, rules=None, seed=3):
-    return new_game("battle", s, rules, seed)
+    """A battle whose dice the tests enter: the table's own (HR-AI-7, issue 35) unless ``rules`` says."""
+    return new_game("battle", s, {"dice": ai.DICE_TABLE, **(rules or {})}, seed)
 
 
 # ---------------------------------------------------------------- history labels and status
@@ -223,7 +224,7 @@ def test_refusals_after_the_reveal_word_for_word():
         with pytest.raises((ActionError, RuleError)) as err:
             apply(g, action)
         assert str(err.value) == message, key
-    done = apply(g, {"type": "roll"})
+    done = apply(g, {"type": "roll", "successes": [0, 0]})  # the table's own dice (game_of)
     over_g = week(game_of(setup([unit(size=9)], [unit(size=9)])), "withdraw", "defend", dice=[[1, 1], [1] * 6])
     for action in ({"type": "bid", "side": 0, "maneuver": "attack"}, {"type": "reveal"}, {"type": "roll"},
                    {"type": "leave", "side": 1}, {"type": "join", "side": 0, "unit": unit("X")}):
@@ -351,7 +352,7 @@ def test_the_settings_and_the_house_rules():
     assert list(ai.HOUSE_RULES) == [f"HR-AI-{i}" for i in range(1, 14)]
     assert len(ai.VARIANTS[0].choices) == 5 + 7 + 9
     assert ai.VARIANTS[0].describe("d6/4+") == "d6, a success on 4 or more (the app's ruling)"
-    state = replay(game_of(setup()))
+    state = replay(game_of(setup(), {"dice": ai.DICE_APP}))
     assert state.settings == {"success": "d6/4+", "reads": "both", "dice": "app", "house_tables": {}}
 
 

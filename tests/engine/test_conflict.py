@@ -959,7 +959,8 @@ def test_public_game_replays_to_the_same_ratings_rounds_and_chain():
     game = last(play_out(game, random.Random(42), 120))
     assert len(replay(game).results) >= 2
     public = public_game(game)
-    assert public.seed == 0 and public.setup["deck"] == "table"
+    assert public.seed == 0 and public.setup["deck"] == "app"  # the game's own deck: the copy's mark (issue 30)
+    assert replay(public).deck_mode == "table"  # it replays the cards played
     assert not any(a["type"] == "discard" for a in public.actions)
     shown = replay(public)
     assert all(h == () for s in shown.hands for h in s)

@@ -65,17 +65,21 @@ def conflicts(draw) -> games.Game:
 
 def legal_moves(game: games.Game, rng: random.Random) -> list[dict[str, Any]]:
     """Some of the moves the rules allow now (discards of random cards, plays, passes,
-    the next round, calling the conflict, the app's own decision)."""
+    the next round, calling the conflict, the app's own decision: a side the app plays
+    makes no other move, issue 35)."""
     state = games.replay(game)
+    levels = solo.controllers(game.setup) if not games.is_spectator(game) else (None, None)
     moves: list[dict[str, Any]] = []
     if state.phase == "discard":
         for s in (0, 1):
+            if levels[s] is not None:
+                continue
             for p, done in enumerate(state.discarded[s]):
                 if not done:
                     hand = state.hands[s][p]
                     moves.append({"type": "discard", "side": s, "player": p,
                                   "cards": [str(c) for c in hand if rng.random() < 0.3]})
-    elif state.phase == "play":
+    elif state.phase == "play" and levels[state.turn] is None:
         moves += [{"type": "play", "player": p, "card": str(c)} for p, c in oic.legal_plays(state)[:6]]
         moves.append({"type": "pass"})
     elif state.phase == "round-over":

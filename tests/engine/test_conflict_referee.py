@@ -410,7 +410,8 @@ def test_an_old_spectator_copy_is_recognised_and_read_only():
     game = apply(game, {"type": "play", "player": player, "card": str(card)})
     copy = oic.public_game(game)
     setup = dict(copy.setup)
-    del setup["spectator"]  # what public_game wrote before copies were marked
+    del setup["spectator"]  # what public_game wrote before copies were marked: real cards, no flag
+    setup["deck"] = "table"
     old_actions = [{"type": "play", "player": player, "card": str(card)}]
     opened, _ = codec.game_from_dict(old_save(copy, setup=setup, actions=old_actions))
     assert opened.setup["spectator"] is True and opened.setup["upgraded"] == ["spectator"]

@@ -28,7 +28,7 @@ from engine.game import ActionError, RuleError, apply, history, new_game, redo, 
 from engine.rules import SettingsError
 
 from .consim_kit import (
-    DEAL, END, NEXT, SPADES, acting, deal, fighter, game, in_order, man, roster, run, shoot, two_sides, until,
+    DEAL, END, NEXT, OWN, SPADES, acting, deal, fighter, game, in_order, man, roster, run, shoot, two_sides, until,
 )
 
 C = parse_card
@@ -70,7 +70,7 @@ def test_cs_1_roster_is_normalized_with_defaults():
     ({"sides": ["A", "B"], "combatants": [{**man("x"), "morale": 3}]}, "unknown field"),
     ({"sides": ["A", "B"], "combatants": [{**man("x"), "player": "yes"}]}, "true or false"),
     ({"sides": ["A", "B"], "combatants": ["x"]}, "must be an object"),
-    ({"sides": ["A", "B"], "combatants": [man("x")], "hidden": [0]}, "spectator copy"),
+    ({"sides": ["A", "B"], "combatants": [man("x")], "spectator": False, "hidden": [0]}, "spectator copy"),
     ({"sides": ["A", "B"], "combatants": [man("x")], "privacy": "on"}, "true or false"),
     ({"sides": ["A", "B"], "combatants": [man("x")], "turns": 3}, "unknown field"),
     ({"sides": ["A", "B"], "combatants": [man("x")], "spectator": 1}, "spectator"),
@@ -316,7 +316,7 @@ def test_cs_10_injured_one_card_struck_stunned_none_dying_none():
             shoot(2, 5, dice=[{"d10": 10, "d6": 4, "countdown": 4}]), END)
     s = replay(g)
     assert [st.condition for st in s.statuses[3:]] == [Condition.STUNNED, Condition.INJURED, Condition.DYING]
-    g = apply(g, {"type": "deal", "advantages": {str(i): ["firepower"] for i in range(6)}})
+    g = run(g, {"type": "deal", "advantages": {str(i): ["firepower"] for i in range(6)}})
     s = replay(g)
     assert [h.due for h in s.hands[3:]] == [0, 2, 0]
     assert [len(h.lost) for h in s.hands[3:]] == [0, 2, 0]  # INJURED 1 + suppression 4 // 2, of 2 dealt
@@ -357,7 +357,7 @@ def test_cs_6_property_no_card_twice_and_roster_order(count, seed, data):
         assert all(len(h.dealt) == 0 for h in s.hands[short[0] + 1:])
     # the same deal, recorded as real cards, is accepted and gives the same table (CS-6)
     recorded = {str(i): [c.token for c in h.dealt] for i, h in enumerate(s.hands) if h.dealt}
-    again = apply(new_game(KIND, setup, seed=seed + 1), {**dict(g.actions[0]), "cards": recorded})
+    again = apply(new_game(KIND, setup, OWN, seed=seed + 1), {**dict(g.actions[0]), "cards": recorded})
     assert replay(again).hands == s.hands and replay(again).turns == s.turns
 
 
@@ -413,12 +413,12 @@ def test_cs_9_suppressive_fire_hits_only_on_a_natural_10():
 
 def test_cs_9_area_needs_an_automatic_or_semi_automatic_weapon_and_aimed_is_one_target():
     setup = roster(man("Pistol", 0), man("A", 1), man("B", 1))
-    g = run(new_game(KIND, setup, seed=1), in_order(3))
+    g = run(new_game(KIND, setup, OWN, seed=1), in_order(3))
     with pytest.raises(RuleError, match="CS-9: only automatic"):
         apply(g, shoot(0, 1, 2, mode="suppressive"))
     with pytest.raises(RuleError, match="CS-9: an aimed shot has one target"):
         apply(run(game(), in_order(6)), shoot(0, 3, 4))
-    g = run(game(), deal("KS", "QS", "JS", "AS", "10S", "9S"))
+    g = run(game(rules={"deck": "table"}), deal("KS", "QS", "JS", "AS", "10S", "9S"))  # the app's dice
     assert apply(g, shoot(3, 0, 1, mode="suppressive", semi="damage"))
     with pytest.raises(RuleError, match="CS-7: pick a target"):
         apply(g, shoot(3))
@@ -543,7 +543,7 @@ def brute_force(shooter: Combatant, mode: str, cover: str, semi: str | None) -> 
     """Resolve the shot through the engine for every d10 × d6 and count the outcomes."""
     setup = roster({"name": "S", "side": 0, "grain": "individual", "training": shooter.training.value,
                     "weapon": [t.value for t in shooter.weapon], "player": False}, man("T", 1))
-    base = replay(run(new_game(KIND, setup, seed=0), in_order(2)))
+    base = replay(run(new_game(KIND, setup, OWN, seed=0), in_order(2)))
     counts: dict[Any, Fraction] = {}
     for d10, d6 in itertools.product(range(1, 11), range(1, 7)):
         hits = (d10 + hit_modifier(shooter, semi) >= cs.to_hit_target(cover)) if mode == "aimed" else d10 == 10
@@ -642,7 +642,7 @@ def test_cs_13_the_app_rolls_2d6_for_injured_and_1d6_for_dying():
     import random
 
     setup = roster(man("Grenadier", training="trained", weapon=["explosive"]), man("Target", 1))
-    base = replay(run(new_game(KIND, setup, seed=0), in_order(2)))
+    base = replay(run(new_game(KIND, setup, {"deck": "table"}, seed=0), in_order(2)))  # the app's dice
     injured, dying = [], []
     for seed in range(700):
         s = cs.step(base, shoot(0, 1), rng=random.Random(seed))
@@ -660,12 +660,17 @@ def test_cs_13_the_app_rolls_2d6_for_injured_and_1d6_for_dying():
 
 def test_cs_13_the_app_rolls_the_dying_countdown_at_the_end_of_the_round():
     rolls = set()
-    for seed in range(60):
-        g = run(game(seed=seed), in_order(6), shoot(0, 3, dice=[{"d10": 10, "d6": 2, "countdown": 2}]), END, DEAL,
-                END)
+    for seed in range(400):  # the app's dice (issue 35: a roll of the app's is never recorded)
+        g = run(game(rules={"deck": "table"}, seed=seed), in_order(6), shoot(0, 3))
+        if replay(g).statuses[3].condition is not Condition.INJURED:
+            continue
+        while replay(g).statuses[3].condition is Condition.INJURED:
+            g = run(g, END, DEAL)
         s = replay(g)
         assert s.statuses[3].condition is Condition.DYING
         rolls.add(s.statuses[3].countdown)
+        if len(rolls) == 6:
+            break
     assert rolls == set(range(1, 7))
 
 
@@ -700,7 +705,7 @@ def test_pulp_variant_keeps_a_player_character_in_the_fight():
     with pytest.raises(SettingsError):
         game(rules={"pulp": "yes"})
     for pulp, expected in ((False, 0), (True, 1)):
-        g = run(game(rules={"pulp": pulp}), deal("KS", "QS", "JS", "AS", "10S", "9S"),
+        g = run(game(rules={"pulp": pulp, **OWN}), deal("KS", "QS", "JS", "AS", "10S", "9S"),
                 shoot(3, 0, unseen=True, dice=[{"d10": 1}]), END, DEAL)
         assert len(replay(g).hands[0].kept) == expected  # suppression 3: strikes 1 of 1
         assert len(replay(g).hands[1].kept) == 1
@@ -734,7 +739,7 @@ def test_round_phases_are_enforced():
 
 
 def test_redo_gives_the_same_deal_and_the_same_dice_and_saves_round_trip():
-    g = run(game(seed=9), DEAL)
+    g = run(game(rules={}, seed=9), DEAL)  # the app's deck and dice
     g = apply(g, shoot(acting(g), 3 if acting(g) < 3 else 0, mode="suppressive"))
     g = apply(g, NEXT)
     s = replay(g)
@@ -752,7 +757,7 @@ def test_replay_gives_the_same_random_draws_as_before_the_rulings():
     """The CS-3 and CS-5 rulings change who acts and what an INJURED holds, not the random
     draws: seed 7's deal and the first shot's d10 and d6 come out as the app dealt and
     rolled them before (values taken from the earlier engine)."""
-    g = run(game(seed=7), DEAL)
+    g = run(game(rules={}, seed=7), DEAL)  # the app's deck and dice
     s = replay(g)
     assert [c.token for h in s.hands for c in h.dealt] == ["6H", "2C", "7D", "QS", "3C", "KS"]
     assert acting(g) == 5

@@ -17,18 +17,18 @@ from engine import consim as cs
 from engine.game import apply, new_game, replay
 
 from . import hostile
-from .consim_kit import NEXT, deal, in_order, man, roster, run, shoot, two_sides
+from .consim_kit import NEXT, OWN, deal, in_order, man, roster, run, shoot, two_sides
 
 FIELDS = ("advantages", "surprised", "cards", "hidden_cards", "hidden_next", "combatant", "shooter", "targets",
           "mode", "cover", "unseen", "semi", "dice", "results", "hide")
 
 
 def _games():
-    base = new_game(cs.KIND, two_sides(), seed=2**127 + 12345)
+    base = new_game(cs.KIND, two_sides(), OWN, seed=2**127 + 12345)  # recorded facts: the table's own (issue 35)
     dealt = run(base, deal("AS 9D", "KS", "QS", "JS", "10S", "9S", advantages={"0": ["morale"]}))
     hurt = run(dealt, shoot(0, 3, dice=[{"d10": 10, "d6": 2, "countdown": 2}]), NEXT, NEXT, NEXT, NEXT, NEXT,
                {"type": "end_round"}, {"type": "deal"})
-    legacy = new_game(cs.KIND, {**two_sides(), "legacy": True}, seed=5)
+    legacy = new_game(cs.KIND, {**two_sides(), "legacy": True}, OWN, seed=5)
     legacy = run(legacy, in_order(6), shoot(0, 3, dice=[{"d10": 1}]))
     return {"ready": base, "round": dealt, "hurt": hurt, "legacy": legacy, "copy": cs.public_game(dealt)}
 

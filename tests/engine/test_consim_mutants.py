@@ -17,7 +17,7 @@ from engine.cards import parse_card
 from engine.consim import Condition, Status, WoundStatus, apply_wound
 from engine.game import apply, replay
 
-from .consim_kit import DEAL, END, NEXT, SPADES, deal, fighter, game, in_order, man, roster, run, shoot
+from .consim_kit import DEAL, END, NEXT, OWN, SPADES, deal, fighter, game, in_order, man, roster, run, shoot
 
 # ---------------------------------------------------------------------------
 # CS-10 / CS-13 / HR-CS-1 / HR-CS-2: the wound table's effects, every condition × wound
@@ -96,7 +96,7 @@ def test_cs_3_the_forecast_of_a_combatant_who_gets_no_cards_keeps_none():
 def test_cs_3_the_forecast_holds_the_pulp_floor_for_a_player_character():
     """CS-3 variant (pulp): a player character keeps 1 card against suppression; a
     non-player with the same suppression loses its only card."""
-    g = run(game(rules={"pulp": True}), deal("KS", "QS", "JS", "AS", "10S", "9S"),
+    g = run(game(rules={"pulp": True, **OWN}), deal("KS", "QS", "JS", "AS", "10S", "9S"),
             shoot(3, 0, unseen=True, dice=[{"d10": 1}]), NEXT, NEXT, NEXT, shoot(4, 1, unseen=True, dice=[{"d10": 1}]))
     s = replay(g)
     assert s.statuses[0].suppression == s.statuses[1].suppression == 3
@@ -329,7 +329,7 @@ def test_recorded_facts_name_where_they_went_wrong():
     """CS-6, CS-13, HR-CS-7: refusals of recorded cards and dice name the record and say why."""
     assert str(refusal(game(), {"type": "deal", "cards": {"6": ["AS"]}})) == (
         "Recorded cards: there is no combatant 6 (they are 0 to 5)")
-    err = refusal(run(game(rules={"dice": "table"}), in_order(6)), shoot(0, 3))
+    err = refusal(run(game(), in_order(6)), shoot(0, 3))  # the kit's game: the table's own dice
     assert (err.rule_id, str(err)) == (
         "HR-CS-7", "HR-CS-7: this game is played with your own dice: enter the dice of the shot")
     g = run(game(), in_order(6))
@@ -395,8 +395,8 @@ def test_upgrade_drops_an_empty_hidden_list_and_leaves_a_real_one_for_the_checks
     assert "hidden" not in cs.upgrade({"setup": {**setup, "hidden": []}, "actions": []})["setup"]
     kept = cs.upgrade({"setup": {**setup, "hidden": [1]}, "actions": []})["setup"]
     assert kept["hidden"] == [1]
-    with pytest.raises(cs.SetupError, match="only a spectator copy hides combatants"):
-        cs.normalize_setup(kept)
+    with pytest.raises(cs.SetupError, match="hidden combatant 2 must be the placeholder"):
+        cs.normalize_setup(kept)  # today a roster that lists "hidden" is a spectator's copy (issue 30)
 
 
 def test_cs_13_the_forecast_of_a_combatant_stunned_then_killed_is_no_cards():

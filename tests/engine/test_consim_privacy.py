@@ -20,7 +20,7 @@ from engine import consim as cs
 from engine.game import ActionError, RuleError, apply, goto, history, is_spectator, new_game, new_seed, replay, undo, \
     validate
 
-from .consim_kit import DEAL, END, NEXT, deal, game, in_order, man, roster, run, shoot, two_sides
+from .consim_kit import DEAL, END, NEXT, OWN, deal, game, in_order, man, roster, run, shoot, two_sides
 from .privacy import assert_absent, payload_json, spectator_texts
 
 
@@ -53,7 +53,7 @@ def sniper_game(seed: int = 12345):
     setup = roster(man("Sgt. Rook", 0, player=True, weapon=["automatic"]), man("Doc", 0, player=True),
                    man("Zyx-Sniper-41", 1, training="elite", weapon=["semi-automatic"]),
                    man("Qwv-Panzer-IV", 1, grain="vehicle", training="trained", weapon=["explosive", "ground-vehicle"]))
-    return new_game(cs.KIND, setup, seed=seed)
+    return new_game(cs.KIND, setup, OWN, seed=seed)  # cards and dice recorded: the table's own (issue 35)
 
 
 def test_the_copy_holds_placeholders_not_the_hidden_roster():

@@ -16,7 +16,7 @@ from engine.cards import parse_card
 from engine.consim import ArgumentError, Condition, Status, WoundStatus
 from engine.game import ActionError, Game, RuleError, apply, can_apply, check, new_game, replay, validate
 
-from .consim_kit import DEAL, END, NEXT, deal, fighter, game, in_order, man, roster, run, shoot, two_sides, until
+from .consim_kit import DEAL, END, NEXT, OWN, deal, fighter, game, in_order, man, roster, run, shoot, two_sides, until
 
 C = parse_card
 
@@ -34,8 +34,8 @@ def test_cs_5_a_shot_by_a_combatant_who_is_not_acting_is_refused():
     with pytest.raises(RuleError, match=r"CS-5: only the current actor acts: it is Blue 1's turn \(the A♠\), so Red 1 "
                                         "cannot shoot now"):
         apply(g, shoot(3, 0, dice=[{"d10": 1}]))
-    assert not can_apply(g, shoot(3, 0))
-    assert can_apply(g, shoot(0, 3))
+    assert not can_apply(g, shoot(3, 0, dice=[{"d10": 1}]))
+    assert can_apply(g, shoot(0, 3, dice=[{"d10": 1}]))
 
 
 def test_cs_5_six_shots_on_one_card_are_refused():
@@ -140,15 +140,15 @@ def test_cs_6_a_recorded_deal_may_run_out_only_where_the_deck_does():
     adv = {str(i): ["firepower"] for i in range(30)}
     deck = [c.token for c in __import__("engine.cards", fromlist=["full_deck"]).full_deck()]
     hands = [" ".join(deck[2 * i:2 * i + 2]) for i in range(26)] + [""] * 4
-    ok = apply(new_game(cs.KIND, big, seed=1), deal(*hands, advantages=adv))
+    ok = apply(new_game(cs.KIND, big, OWN, seed=1), deal(*hands, advantages=adv))
     assert replay(ok).nothing == (26, 27, 28, 29)
     short = list(hands)
     short[3] = deck[6]  # M3 gets 1 of its 2 while 46 cards were left
     with pytest.raises(RuleError, match="CS-6: M3 is owed 2 cards, the record gives 1"):
-        apply(new_game(cs.KIND, big, seed=1), deal(*short, advantages=adv))
+        apply(new_game(cs.KIND, big, OWN, seed=1), deal(*short, advantages=adv))
     late = list(hands[:25]) + [deck[50], deck[51]] + [""] * 3  # M25 short, M26 gets the last card
     with pytest.raises(RuleError, match=r"CS-6: M25 is owed 2 cards \(the deck had only 2 left\)|M25 is owed"):
-        apply(new_game(cs.KIND, big, seed=1), deal(*late, advantages=adv))
+        apply(new_game(cs.KIND, big, OWN, seed=1), deal(*late, advantages=adv))
 
 
 @pytest.mark.parametrize("cards, words", [
@@ -187,7 +187,7 @@ def test_cs_13_end_of_round_dice_for_nobody_are_refused():
     done = apply(g, {"type": "end_round", "dice": {"4": 1, "3": 4}})
     assert done.actions[-1] == {"type": "end_round", "dice": {"3": 4, "4": 1}}
     assert [replay(done).statuses[i].countdown for i in (3, 4)] == [4, 1]
-    assert apply(g, {"type": "end_round", "dice": {}}).actions[-1] == {"type": "end_round"}
+    assert apply(run(game(), in_order(6)), {"type": "end_round", "dice": {}}).actions[-1] == {"type": "end_round"}
 
 
 # ---------------------------------------------------------------------------
@@ -195,7 +195,7 @@ def test_cs_13_end_of_round_dice_for_nobody_are_refused():
 
 
 def test_every_action_has_its_canonical_form():
-    g = run(game(), in_order(6))
+    g = run(game(rules={"deck": "table"}), in_order(6))  # the app's dice
     s = replay(g)
     assert cs.normalize_action(s, {"type": "next"}) == {"type": "next"}
     assert cs.normalize_action(s, {"type": "shoot", "shooter": 0, "targets": [3]}) == {
@@ -205,12 +205,13 @@ def test_every_action_has_its_canonical_form():
                                      "dice": [{"d10": 3}, {"d10": 10, "d6": 1}]}) == {
         "type": "shoot", "shooter": 3, "targets": [0, 1], "mode": "suppressive", "cover": "none", "unseen": False,
         "semi": "hit", "dice": [{"d10": 3}, {"d10": 10, "d6": 1}]}
-    assert cs.normalize_action(replay(game()), {"type": "deal", "advantages": {"2": ["morale", "firepower"],
+    assert cs.normalize_action(replay(game(rules={})), {"type": "deal", "advantages": {"2": ["morale", "firepower"],
                                                                                "0": [], "10" if False else "1":
                                                                                ["training"]},
                                                 "surprised": [1]}) == {
         "type": "deal", "advantages": {"1": ["training"], "2": ["firepower", "morale"]}, "surprised": [1]}
-    assert cs.normalize_action(replay(game()), {"type": "deal", "advantages": {}, "surprised": []}) == {"type": "deal"}
+    assert cs.normalize_action(replay(game(rules={})), {"type": "deal", "advantages": {}, "surprised": []}) == {
+        "type": "deal"}
     assert cs.normalize_action(s, {"type": "end_round", "dice": {}}) == {"type": "end_round"}
     assert cs.normalize_action(s, {"type": "privacy", "hide": False}) == {"type": "privacy", "hide": False}
     injured = replay(run(game(), in_order(6), shoot(0, 3, dice=[{"d10": 10, "d6": 2, "countdown": 5}])))
@@ -245,7 +246,8 @@ def test_every_action_has_its_canonical_form():
      "from 1 to 6"),
     ({"type": "shoot", "shooter": 0, "targets": [3], "results": [{"hit": False, "suppression": 1}]},
      "Only an unseen shooter"),
-    ({"type": "shoot", "shooter": 0, "targets": [3], "hidden_next": True}, "Only a spectator's copy"),
+    ({"type": "shoot", "shooter": 0, "targets": [3], "dice": [{"d10": 1}], "hidden_next": True},
+     "Only a spectator's copy"),
     ({"type": "long", "combatant": 0}, "needs its 'cards'"),
     ({"type": "long", "combatant": 0, "cards": "AS KS"}, "must be a list of cards"),
     ({"type": "long", "combatant": 0, "cards": ["AS", "AS"]}, "given twice"),
@@ -287,11 +289,11 @@ def test_malformed_actions_are_refused_with_a_clear_message(action, words):
 ])
 def test_malformed_deals_are_refused(action, words):
     with pytest.raises(ActionError, match=words):
-        apply(game(), action)
+        apply(game(rules={}), action)  # the app's deck
 
 
 def test_a_stored_game_holds_only_canonical_actions():
-    g = run(game(), {"type": "deal", "advantages": {"0": ["morale", "firepower"]}, "surprised": []})
+    g = run(game(rules={}), {"type": "deal", "advantages": {"0": ["morale", "firepower"]}, "surprised": []})
     assert g.actions[-1] == {"type": "deal", "advantages": {"0": ["firepower", "morale"]}}
     # a link with sloppy (but legal) actions is stored canonical after validate
     raw = Game(cs.KIND, 1, {"pulp": False}, two_sides(),
@@ -360,7 +362,7 @@ def test_an_impossible_link_is_refused_with_its_clause_and_step():
     (lambda: cs.public_game(None), "public_game takes a game"),
     (lambda: cs.public_game(new_game("campaign", {"players": ["A", "B"]}, seed=1)), "public_game takes a game"),
     (lambda: cs.step(None, {"type": "next"}), "Not a CONSIM state"),
-    (lambda: cs.step(replay(game()), {"type": "deal"}), "random generator"),
+    (lambda: cs.step(replay(game(rules={})), {"type": "deal"}), "random generator"),
     (lambda: cs.normalize_action(replay(game()), "deal"), "An action must be an object"),
     (lambda: cs.Combatant("", 0), "A combatant needs a name"),
     (lambda: cs.Combatant("X", 9), "side must be a whole number from 0 to 7"),
@@ -393,14 +395,22 @@ def test_public_helpers_take_cards_and_values_as_tokens_alike():
 
 
 def test_step_without_the_generator_refuses_to_invent_dice():
-    s = replay(run(game(), in_order(6)))
+    s = replay(run(game(rules={"deck": "table"}), in_order(6)))  # the app's dice
     with pytest.raises(ArgumentError, match="random generator to roll"):
         cs.step(s, shoot(0, 3))
     assert cs.step(s, shoot(0, 3), rng=random.Random(1)).last_shot is not None
-    assert cs.step(s, shoot(0, 3, dice=[{"d10": 1}])).last_shot.targets[0].d10 == 1
+    own = replay(run(game(), in_order(6)))  # the table's own dice, entered
+    assert cs.step(own, shoot(0, 3, dice=[{"d10": 1}])).last_shot.targets[0].d10 == 1
     # CS-13: an untreated INJURED whose time runs out needs its DYING countdown rolled or recorded
-    s = replay(run(game(), in_order(6), shoot(0, 3, dice=[{"d10": 10, "d6": 2, "countdown": 2}]), END, in_order(6)))
+    own = replay(run(game(), in_order(6), shoot(0, 3, dice=[{"d10": 10, "d6": 2, "countdown": 2}]), END,
+                     in_order(6)))
+    assert cs.step(own, {"type": "end_round", "dice": {"3": 4}}).statuses[3].countdown == 4
+    # With the app's dice: a shot the seed rolls that injures, then rounds until its time runs out
+    g = next(g for seed in range(100) if replay(g := run(game(rules={"deck": "table"}, seed=seed), in_order(6),
+                                                           shoot(0, 3))).statuses[3].condition is Condition.INJURED)
+    while replay(g).statuses[3].countdown > 1:
+        g = run(g, END, in_order(6))
+    s = replay(g)
     with pytest.raises(ArgumentError, match="random generator to roll"):
         cs.step(s, {"type": "end_round"})
-    assert cs.step(s, {"type": "end_round", "dice": {"3": 4}}).statuses[3].countdown == 4
     assert cs.step(s, {"type": "end_round"}, rng=random.Random(1)).statuses[3].condition is Condition.DYING

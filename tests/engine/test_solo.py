@@ -140,8 +140,8 @@ def test_solo_games_save_and_share_and_spectators_see_no_app():
     game = new_game("conflict", solo_setup("normal", other="easy"), seed=5)
     state = replay(game)
     for _ in range(6):
-        side, _ = solo.to_act(state)
-        game = apply(game, solo.decide(state, side, "normal").action)
+        side, level = solo.app_turn(game, state)  # each side at its own level: the app's own moves (issue 35)
+        game = apply(game, solo.decide(state, side, level).action)
         state = replay(game)
     assert codec.decode_share(codec.encode_share(game)) == game
     assert codec.loads(codec.dumps(game))[0] == game

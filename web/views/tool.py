@@ -10,13 +10,31 @@ taps into actions.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Callable
 
 from engine import codec
 from engine import game as games
 from engine.game import MAX_TYPED_SEED
 from web import platform
 from web.dom import h
+from web.store import StoreError
+
+#: The longest text a kept value (a setup form, templates, the ticks) may have: anything
+#: longer is not something the app wrote (issue 35).
+MAX_KEPT_CHARS = 1_000_000
+
+#: Said after what was set aside (issue 35): where the original is.
+KEPT_WHERE = ("The original is kept under Saves, “Kept copies of damaged saves and settings”, "
+              "so nothing is lost.")
+KEPT_NO_ROOM = ("Browser storage is too full to keep a copy of the original, so it was left as it was "
+                "until the form is next changed.")
+
+
+def whole(text: Any) -> bool:
+    """Whether ``text`` is a whole number in ASCII digits: what ``int()`` surely reads
+    (``"²".isdigit()`` is true, and ``int("²")`` fails; issue 35)."""
+    return isinstance(text, str) and text.isascii() and text.isdigit()
+
 
 #: What every table says beside its seed field: a typed seed is no secret.
 SEED_NOTE = ("Leave it empty and the app picks a secret one. A typed seed is public by nature: "
@@ -31,7 +49,9 @@ class ToolView:
     def on_enter(self, params: dict) -> None:
         """``#/<tool>?g=…`` opens a shared game as a new save; ``?slot=…`` opens a save
         (``&quiet=1``: without saying so, when the tap that led here already did). A link
-        or a save of another tool's game opens on that tool's table (web/session.py)."""
+        or a save of another tool's game opens on that tool's table (web/session.py).
+        What was set aside at start-up is said first (:meth:`tell_kept`)."""
+        self._say_kept()
         if "g" in params:
             self.session.open_link(params["g"])
         elif "slot" in params:
@@ -102,7 +122,7 @@ class ToolView:
         text = self.seed_text.strip()
         if not text:
             return None
-        if text.isdigit() and int(text) <= MAX_TYPED_SEED:
+        if whole(text) and int(text) <= MAX_TYPED_SEED:
             return int(text)
         return False
 
@@ -140,7 +160,7 @@ class ToolView:
             return None
         if not isinstance(raw, str) or not raw:
             return None
-        if codec.json_depth(raw) > codec.MAX_DEPTH:
+        if codec.json_depth(raw, limit=codec.MAX_DEPTH) > codec.MAX_DEPTH:
             return None  # never handed to the parser: deep nesting overflows Pyodide's stack (fatal)
         try:
             return json.loads(raw)
@@ -155,3 +175,75 @@ class ToolView:
         except Exception:
             if full:
                 self.app.toast(full, "error")
+
+    # ------------------------------------------------------------ what is kept between visits (issue 35)
+    def read_kept(self, key: str, clean: Callable[[Any], tuple[Any, list[str]]], what: str) -> Any:
+        """The value kept under ``key`` between visits, read as hostile input (issue 35).
+
+        Storage can hold anything (a hand edit, an older version, another app): ``clean``
+        takes the parsed JSON (``None`` when nothing is kept) and returns ``(value,
+        notes)`` — the value as the view keeps it, every field checked, and what did not
+        pass, in a player's words (empty when all was well). When something did not
+        pass — text that is not JSON, too large or nested too deep, a field of the wrong
+        kind, or ``clean`` itself failing — the exact text is set aside
+        (:meth:`web.store.Store.keep_aside`: a kept copy in the Saves drawer), the
+        cleaned value (or a fresh one) is kept in its place, so that it is said once,
+        and the notes wait for :meth:`tell_kept`. ``what`` names the value ("the setup
+        form") in those notes. Never raises.
+        """
+        try:
+            raw = self.app.store.storage.get(key)
+        except Exception:  # a browser that refuses to read storage: nothing kept
+            raw = None
+        if not isinstance(raw, str) or not raw:
+            return clean(None)[0]
+        notes: list[str]
+        if len(raw) > MAX_KEPT_CHARS:
+            data, notes = None, [f"{what} was far too large ({len(raw):,} characters), so it starts afresh"]
+        elif codec.json_depth(raw, limit=codec.MAX_DEPTH) > codec.MAX_DEPTH:
+            data, notes = None, [f"{what} was nested too deeply to be read, so it starts afresh"]
+        else:
+            try:
+                data, notes = json.loads(raw), []
+            except (ValueError, RecursionError):
+                data, notes = None, [f"{what} could not be read at all, so it starts afresh"]
+        try:
+            value, more = clean(data)
+            notes += more
+        except Exception:  # a check that fails is a value that did not pass it
+            value = clean(None)[0]
+            notes.append(f"{what} could not be read, so it starts afresh")
+        if notes:
+            self._set_aside(key, raw, value, notes)
+        return value
+
+    def _set_aside(self, key: str, raw: str, value: Any, notes: list[str]) -> None:
+        said = self.__dict__.setdefault("_set_aside_notes", [])  # (notes, whether a copy was kept)
+        try:
+            self.app.store.keep_aside(key, raw)
+        except StoreError:
+            said.append((notes, False))
+            return
+        said.append((notes, True))
+        if value is not None:
+            self.keep_json(key, value)
+
+    def tell_kept(self, intro: str = "Some of what this table kept between visits could not be used as it was"
+                  ) -> None:
+        """Say once, in one message, what :meth:`read_kept` set aside since the last time:
+        ``intro``, the notes (the first four) and where the original is kept. The message
+        waits for the table to be shown (:meth:`on_enter`): every table boots at start-up,
+        and four messages at once on another screen would push each other out."""
+        found = self.__dict__.pop("_set_aside_notes", [])
+        if not found:
+            return
+        notes = [note for group, _ in found for note in group]
+        kept = all(copied for _, copied in found)
+        self.__dict__["_kept_message"] = (f"{intro}: " + "; ".join(notes[:4]) + ("; and more" if len(notes) > 4
+                                                                                 else "") + ". "
+                                          + (KEPT_WHERE if kept else KEPT_NO_ROOM))
+
+    def _say_kept(self) -> None:
+        message = self.__dict__.pop("_kept_message", None)
+        if message:
+            self.app.toast(message, "error")

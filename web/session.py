@@ -344,23 +344,27 @@ class Session:
 
     # ------------------------------------------------------------ files
     def import_text(self, text: str) -> None:
+        notes: list[str] = []
         try:
-            slot = self.app.store.import_text(text)
+            slot = self.app.store.import_text(text, notes)
         except (codec.SaveError, StoreError) as err:
             self.app.toast(f"That file could not be imported: {_lower_first(str(err))}", "error")
             return
-        self._opened_new(slot, "Imported")
+        self._opened_new(slot, "Imported", notes)
 
-    def _opened_new(self, slot: str, verb: str) -> None:
-        """A new save (an import, a restored copy): open it on its own table."""
+    def _opened_new(self, slot: str, verb: str, notes: list[str] | None = None) -> None:
+        """A new save (an import, a restored copy): open it on its own table. ``notes``:
+        what was changed on the way in (a name cleaned, issue 35), said with it."""
         kind = slot_kind(slot)
         name = self._slot_name(slot, kind)
+        after = "".join(f" {note}" for note in notes or ())
         if kind != self.kind:
-            self.app.toast(f"{verb} “{name}” as a new save: it is {game_words(kind)}, opened on {table_words(kind)}.")
+            self.app.toast(f"{verb} “{name}” as a new save: it is {game_words(kind)}, opened on "
+                           f"{table_words(kind)}.{after}")
             self.open(slot, quiet=True)
             return
         if self.open(slot, quiet=True):
-            self.app.toast(f"{verb} “{self.name}” as a new save.")
+            self.app.toast(f"{verb} “{self.name}” as a new save.{after}")
 
     def import_file(self, file) -> None:
         import asyncio  # only for reading a file: kept off the start-up path
@@ -548,7 +552,10 @@ class Session:
             return None
         rows = []
         for copy in copies:
-            label = f"“{copy.name}”" if copy.name else "A save whose name cannot be read"
+            if copy.what is not None:  # issue 35: a setup form, the ticks … that could not be used as they were
+                label = f"{copy.what[:1].upper()}{copy.what[1:]} (it could not be used as it was)"
+            else:
+                label = f"“{copy.name}”" if copy.name else "A save whose name cannot be read"
             shown = self.backup_shown == copy.key
             text = None
             if shown:
@@ -574,13 +581,19 @@ class Session:
                             button("Export", "session:backup-export", copy.key, cls="btn small",
                                    aria_label=f"Export the kept copy of {label}"),
                             button("Try to open", "session:backup-restore", copy.key, cls="btn small",
-                                   aria_label=f"Try to open the kept copy of {label} as a new save"),
+                                   aria_label=f"Try to open the kept copy of {label} as a new save")
+                            if copy.what is None else None,
                             button("Delete", "session:backup-delete", copy.key, cls="btn small danger",
                                    aria_label=f"Delete the kept copy of {label}")),
                           text))
+        saves_only = all(copy.what is None for copy in copies)
         return h("section", {"class": "backups", "aria-labelledby": f"{self.kind}-backups-title"},
-                 h("h3", {"id": f"{self.kind}-backups-title"}, "Kept copies of damaged saves"),
-                 h("p", {"class": "muted"}, "Saves that could not be opened are kept here exactly as they were, "
+                 h("h3", {"id": f"{self.kind}-backups-title"},
+                   "Kept copies of damaged saves" + ("" if saves_only else " and settings")),
+                 h("p", {"class": "muted"}, "Saves that could not be opened"
+                                           + ("" if saves_only else ", and what this table kept between visits "
+                                                                    "that could not be used,")
+                                           + " are kept here exactly as they were, "
                                            "so nothing is lost. Export one to keep it as a file or for a bug "
                                            "report; “Try to open” adds it as a new save if this version can read it."),
                  h("ul", {"class": "save-list"}, rows))
@@ -784,9 +797,25 @@ class Session:
             self.app.toast(f"Deleted “{label}”. Storage is too full to keep a copy, so this cannot be undone.")
             return
 
+        def export_held():
+            held = store.held_text(token)
+            if held is None:
+                self.app.toast("That game can no longer be restored", "error")
+                return
+            platform.download(*held)
+            self.app.toast(f"Exported “{label}” as a file: import it when there is room again.")
+
         def restore():
             try:
                 restored = store.undo_delete(token)
+            except StorageFull:
+                if store.held_in_memory(token):  # still in this tab: never lost while it can be exported
+                    self.app.toast(f"Browser storage is still full, so “{label}” could not be put back. Export it "
+                                   "to keep it as a file (Import opens it again later).", "error",
+                                   action=export_held, action_label="Export it")
+                else:
+                    self.app.toast(f"Browser storage is full, so “{label}” could not be put back.", "error")
+                return
             except StoreError as err:
                 self.app.toast(str(err), "error")
                 return
@@ -794,6 +823,10 @@ class Session:
                 self.open(restored, quiet=True)
             self.app.toast(f"Restored “{label}”.")
 
+        if store.held_in_memory(token):  # issue 35: the undo lives in this tab, and the player is told so
+            self.app.toast(f"Deleted “{label}”. Browser storage is full, so no copy could be kept in it: Undo works "
+                           "only here, in this tab.", "error", action=restore, action_label="Undo")
+            return
         self.app.toast(f"Deleted “{label}”.", action=restore, action_label="Undo", seconds=10)
 
     def field(self, name: str, value: str) -> bool:

@@ -20,10 +20,19 @@ Keys (all start with ``ct:``; ``v1`` is the key layout, not the save schema):
     the deleted slot's text unchanged.
 ``ct:v1:backup:<slot id>:<epoch ms>``
     the exact text of a save that could not be opened, kept so nothing is lost.
+``ct:v1:backup:<name>:<epoch ms>``
+    the exact text of another kept value (``<name>`` is its key after ``ct:v1:``: a
+    setup form ``draft:<kind>``, the tracker's ``initiative:ticks`` …) that could not
+    be used as it was (issue 35: :meth:`Store.keep_aside`, one way for every view).
 
 Nothing is lost on failure: a write that does not fit raises :class:`StorageFull`
 and leaves the previous save as it was; a save that cannot be opened is copied to
-a backup key before it is taken off the list.
+a backup key before it is taken off the list. When not even the deleted game fits
+in the trash, it is held in this tab's memory, so Undo still works here.
+
+Every name read from storage or from a file passes :func:`clean_name` (the check
+typed names get, :func:`engine.text.text_problem`): a right-to-left override or a
+line break in an imported save's name never reaches the screen (issue 35).
 """
 
 from __future__ import annotations
@@ -41,6 +50,7 @@ from typing import Any, Callable, Protocol
 from engine import codec
 from engine import game as games
 from engine.game import Game
+from engine.text import text_problem
 
 KEY_PREFIX = "ct:v1:"
 SLOT_PREFIX = KEY_PREFIX + "slot:"
@@ -60,6 +70,11 @@ MAX_STANDING = 120
 
 _FULL = ("Browser storage is full, so {what} was not saved{kept}. "
          "Export or delete old games to make room.")
+
+
+#: What a kept value other than a save is called, by the last part of its key (issue 35).
+KEPT_VALUES = {"templates": "the roster templates", "sides": "the kept sides",
+               "ticks": "the ticks for the next deal", "view": "whether the players' view was on"}
 
 
 class StoreError(ValueError):
@@ -239,7 +254,9 @@ class BackupInfo:
 
     ``slot_id``/``kind`` come from the key (``None`` for a key of another shape);
     ``kept`` is when the copy was made (epoch ms, from the key); ``size`` its length
-    in characters; ``name`` the game's name when the text still says it.
+    in characters; ``name`` the game's name when the text still says it. ``what``
+    is ``None`` for a save, else what the kept value was, in a player's words ("the
+    setup form", see :meth:`Store.keep_aside`).
     """
 
     key: str
@@ -248,6 +265,7 @@ class BackupInfo:
     kept: int | None
     size: int
     name: str | None
+    what: str | None = None
 
 
 def standing_of(game: Game, state: Any = None) -> str | None:
@@ -280,13 +298,54 @@ _BACKUP_STAMP = re.compile(r"(\d{1,16})(?:-\d+)?")
 
 
 def _backup_key_parts(key: str) -> tuple[str | None, str | None, int | None]:
-    """``(slot id, kind, kept at)`` of ``ct:v1:backup:<slot id>:<ms>[-n]``; ``None`` where unknown."""
-    slot_id, _, stamp = key[len(BACKUP_PREFIX):].rpartition(":")
-    match = _SLOT_ID.fullmatch(slot_id)
-    if not match:
-        return None, None, None
+    """``(slot id, kind, kept at)`` of ``ct:v1:backup:<slot id>:<ms>[-n]``; ``None`` where unknown.
+
+    A kept value other than a save (``ct:v1:backup:draft:<kind>:<ms>``,
+    ``ct:v1:backup:<kind>:<thing>:<ms>``) has no slot id but its table's kind."""
+    name, _, stamp = key[len(BACKUP_PREFIX):].rpartition(":")
     kept = _BACKUP_STAMP.fullmatch(stamp)
-    return slot_id, match.group(1), int(kept.group(1)) if kept else None
+    at = int(kept.group(1)) if kept else None
+    match = _SLOT_ID.fullmatch(name)
+    if match:
+        return name, match.group(1), at
+    if _kept_value_what(name) is not None:
+        return None, _kept_value_kind(name), at
+    return None, None, None
+
+
+def _kept_value_kind(name: str) -> str | None:
+    """The table a kept value belongs to: ``draft:<kind>`` and ``<kind>:<thing>``."""
+    parts = name.split(":")
+    kind = parts[1] if parts[0] == "draft" and len(parts) == 2 else parts[0] if len(parts) == 2 else None
+    return kind if kind is not None and kind in KIND_TITLES else None
+
+
+def _kept_value_what(name: str) -> str | None:
+    """What a kept value is called ("the setup form"), from its key after ``ct:v1:``."""
+    if _kept_value_kind(name) is None:
+        return None
+    first, thing = name.split(":")
+    return "the setup form" if first == "draft" else KEPT_VALUES.get(thing, "what this table kept between visits")
+
+
+def clean_name(name: Any) -> str | None:
+    """A save's name as the app shows and keeps it, whatever storage or a file said.
+
+    Typed names may not hold line breaks, control, invisible or formatting characters
+    (:func:`engine.text.text_problem`); a name read from a save, an imported file or a
+    link gets the same check, and what fails it is taken out (a line break or tab
+    becomes a space): a right-to-left override never turns "(open)" into "(nepo)"
+    (issue 35). At most :data:`engine.codec.MAX_NAME` characters; ``None`` when it
+    is not text or nothing is left.
+    """
+    if not isinstance(name, str):
+        return None
+    if text_problem(name) is not None:
+        kept = "".join(" " if char.isspace() else char for char in name
+                       if char.isspace() or text_problem(char) is None)
+        name = " ".join(kept.split())
+    name = name.strip()[: codec.MAX_NAME].strip()
+    return name or None
 
 
 def _name_in(raw: str) -> str | None:
@@ -297,10 +356,7 @@ def _name_in(raw: str) -> str | None:
     except codec.SaveError:
         return None
     meta = data.get("meta") if isinstance(data, dict) else None
-    name = meta.get("name") if isinstance(meta, dict) else None
-    if isinstance(name, str) and name.strip():
-        return name.strip()[: codec.MAX_NAME]
-    return None
+    return clean_name(meta.get("name")) if isinstance(meta, dict) else None
 
 
 def slot_kind(slot_id: str) -> str:
@@ -348,6 +404,8 @@ class Store:
         #: every render of the Saves drawer (issue 19: with twenty saves, re-reading them
         #: all was half of what a tap cost).
         self._listed: dict[str, tuple[str, SlotInfo]] = {}
+        #: The last deleted game when not even the trash had room for it (see :meth:`delete`).
+        self._held: dict[str, Any] | None = None
 
     # ------------------------------------------------------------------ helpers
 
@@ -384,6 +442,7 @@ class Store:
         return codec.read_save(codec.parse_save_text(raw))
 
     def _check_name(self, name: Any) -> str | None:
+        """A typed name (Rename), checked like every typed text (issue 35)."""
         if name is None:
             return None
         if not isinstance(name, str):
@@ -391,7 +450,15 @@ class Store:
         name = name.strip()
         if len(name) > codec.MAX_NAME:
             raise StoreError(f"A name can be at most {codec.MAX_NAME} characters long")
+        problem = text_problem(name)
+        if problem:
+            raise StoreError(f"The name {problem}")
         return name or None
+
+    def _given_name(self, name: Any) -> str | None:
+        """A name the app made (from a game's sides, a save's name + " (this tab)"):
+        checked like a typed one, but cleaned rather than refused (:func:`clean_name`)."""
+        return self._check_name(clean_name(name) if isinstance(name, str) else name)
 
     def _names(self, kind: str) -> set[str]:
         return {info.name for info in self.list(kind) if info.name}
@@ -417,15 +484,37 @@ class Store:
             number += 1
         return candidate
 
-    def _backup(self, slot_id: str, raw: str) -> str:
-        """Copy ``raw`` under a fresh backup key; returns the key (raises StorageFull)."""
-        base = f"{BACKUP_PREFIX}{slot_id}:{self.now()}"
+    def _backup(self, name: str, raw: str, what: str = "a copy of the damaged save") -> str:
+        """Copy ``raw`` under a fresh backup key for ``name`` (a slot id, or a kept value's
+        key after ``ct:v1:``); returns the key (raises StorageFull)."""
+        base = f"{BACKUP_PREFIX}{name}:{self.now()}"
         key, number = base, 2
         while self.storage.get(key) is not None:
             key = f"{base}-{number}"
             number += 1
-        self._write(key, raw, "a copy of the damaged save")
+        self._write(key, raw, what)
         return key
+
+    def keep_aside(self, key: str, raw: str | None = None) -> str:
+        """Set aside the value of ``key`` that could not be used (issue 35): its exact
+        text (``raw``, by default what is stored) is copied to a backup key, as a damaged
+        save's is, listed with the kept copies of that table's Saves drawer, and ``key``
+        is removed. Returns the backup key.
+
+        ``key`` is one of the app's own keys other than a save (``ct:v1:draft:<kind>``,
+        ``ct:v1:<kind>:<thing>``). Raises :class:`StorageFull` (and leaves ``key`` as
+        it was) when there is no room for the copy, :class:`StoreError` for another key.
+        """
+        name = key[len(KEY_PREFIX):] if isinstance(key, str) and key.startswith(KEY_PREFIX) else None
+        if name is None or _kept_value_what(name) is None:
+            raise StoreError("That is not a value this app keeps")
+        if raw is None:
+            raw = self.storage.get(key)
+            if raw is None:
+                raise StoreError("That value is no longer there")
+        backup = self._backup(name, raw, "a copy of it")
+        self.storage.remove(key)
+        return backup
 
     def _put(self, slot_id: str, game: Game, meta: Mapping[str, Any], what: str, kept: str = "") -> None:
         text = codec.dumps(game, meta)
@@ -446,7 +535,7 @@ class Store:
         ``state``: the game's current state, when the caller has it (for the save's
         ``standing``, see :func:`standing_of`)."""
         slot_id = self._new_id(game.kind)
-        name = self._check_name(name) or self._default_name(game.kind)
+        name = self._given_name(name) or self._default_name(game.kind)
         now = self.now()
         meta = {"name": name, "created": now, "updated": now, "rev": 1, "tab": self.tab_id}
         self._put(slot_id, game, self._with_standing(meta, standing_of(game, state)), "the new game")
@@ -481,7 +570,7 @@ class Store:
             raise ConflictingEdit(slot_id, stored_rev, meta.get("tab"))
         now = self.now()
         new_meta = {
-            "name": meta.get("name") or self._default_name(kind),
+            "name": clean_name(meta.get("name")) or self._default_name(kind),
             "created": meta.get("created") if meta.get("created") is not None else now,
             "updated": now,
             "rev": (stored_rev or 0) + 1,
@@ -521,7 +610,7 @@ class Store:
         rev = _int_or_none(meta.get("rev"))
         if rev is not None:
             self.seen[slot_id] = rev
-        return game, meta
+        return game, {**meta, "name": clean_name(meta.get("name"))}
 
     def list(self, kind: str | None = None) -> list[SlotInfo]:
         """Saved games (of ``kind``, or all), newest first; unreadable ones have a ``problem``."""
@@ -553,7 +642,7 @@ class Store:
         except codec.SaveError as err:
             return SlotInfo(slot_id, kind, None, None, None, None, None, None, str(err))
         return SlotInfo(
-            id=slot_id, kind=kind, name=meta.get("name"),
+            id=slot_id, kind=kind, name=clean_name(meta.get("name")),
             created=meta.get("created"), updated=meta.get("updated"),
             actions=len(game.actions), position=game.position, rev=_int_or_none(meta.get("rev")),
             problem=None if game.kind == kind else "This save is damaged: it holds a different kind of game",
@@ -577,7 +666,7 @@ class Store:
     def duplicate(self, slot_id: str, name: str | None = None) -> str:
         """A copy of a saved game in a new slot (named "<name> (copy)", "(copy 2)" … by default)."""
         game, meta = self.load(slot_id)
-        name = self._check_name(name)
+        name = self._given_name(name)
         if name is None:
             name = self._unique_name(game.kind, meta.get("name") or "Game", "copy", always=True)
         new_id = self._new_id(game.kind)
@@ -593,17 +682,18 @@ class Store:
 
         The game is kept in the trash until it is restored or another game is
         deleted (or :meth:`purge_trash`). When storage is so full that not even
-        the trash fits, the game is deleted anyway and ``None`` is returned: that
-        delete cannot be undone.
+        the trash fits, the deleted game's text is held in this tab's memory
+        instead (issue 35): Undo still works here, and :meth:`held_in_memory`
+        says so, for the player to be told.
         """
         kind = slot_kind(slot_id)
         raw = self._raw(slot_id)
         was_last = self.storage.get(LAST_PREFIX + kind) == slot_id
-        token: str | None = self._random(10)
-        header = json.dumps({"token": token, "slot": slot_id, "deleted": self.now(), "last": was_last},
-                            separators=(",", ":"))
-        trash = header + "\n" + raw
+        token = self._random(10)
+        header = {"token": token, "slot": slot_id, "deleted": self.now(), "last": was_last}
+        trash = json.dumps(header, separators=(",", ":")) + "\n" + raw
         self.storage.remove(TRASH_KEY)  # the previous deleted game is gone for good
+        self._held = None
         key = SLOT_PREFIX + slot_id
         try:
             self._write(TRASH_KEY, trash, "the deleted game")
@@ -614,12 +704,25 @@ class Store:
                 self._write(TRASH_KEY, trash, "the deleted game")
             except StoreError:
                 self.storage.remove(TRASH_KEY)
-                token = None
+                self._held = {**header, "value": raw}  # this tab can still undo
         self.storage.remove(key)
         if was_last:
             self.storage.remove(LAST_PREFIX + kind)
         self.seen.pop(slot_id, None)
         return token
+
+    def held_in_memory(self, token: str | None) -> bool:
+        """Whether the game deleted with ``token`` is kept only in this tab's memory
+        (storage had no room for the trash): Undo works in this tab only."""
+        return token is not None and self._held is not None and self._held["token"] == token
+
+    def held_text(self, token: str | None) -> tuple[str, str] | None:
+        """``(file name, text)`` of a deleted game held in memory, for exporting it
+        when storage is too full to put it back; ``None`` when there is none."""
+        if not self.held_in_memory(token):
+            return None
+        held = self._held
+        return filename_for(_name_in(held["value"]), held["slot"]), held["value"]
 
     def _trash(self) -> dict[str, Any] | None:
         """The trash header plus ``value`` (the deleted save's text), or None."""
@@ -639,28 +742,39 @@ class Store:
         return data
 
     def undo_delete(self, token: str | None) -> str:
-        """Restore the game deleted with ``token``; returns its slot id."""
-        data = self._trash()
+        """Restore the game deleted with ``token``; returns its slot id.
+
+        A game held in memory (see :meth:`delete`) stays held when it still does not
+        fit (:class:`StorageFull`): the player can try again, or export it."""
+        held = self._held if self.held_in_memory(token) else None
+        data = held or self._trash()
         if token is None or data is None or data.get("token") != token:
             raise StoreError("That game can no longer be restored")
         slot_id = data["slot"]
         kind = slot_kind(slot_id)
         if self.storage.get(SLOT_PREFIX + slot_id) is not None:
             slot_id = self._new_id(kind)
-        trash = self.storage.get(TRASH_KEY) or ""
-        try:
+        if held is not None:
             self._write(SLOT_PREFIX + slot_id, data["value"], "the restored game")
-        except StorageFull:
-            # No room for both copies: empty the trash first, refill it if the slot still fails.
-            self.storage.remove(TRASH_KEY)
+            self._held = None
+        else:
+            trash = self.storage.get(TRASH_KEY) or ""
             try:
                 self._write(SLOT_PREFIX + slot_id, data["value"], "the restored game")
-            except StoreError:
-                self.storage.set(TRASH_KEY, trash)
-                raise
-        self.storage.remove(TRASH_KEY)
+            except StorageFull:
+                # No room for both copies: empty the trash first, refill it if the slot still fails.
+                self.storage.remove(TRASH_KEY)
+                try:
+                    self._write(SLOT_PREFIX + slot_id, data["value"], "the restored game")
+                except StoreError:
+                    self.storage.set(TRASH_KEY, trash)
+                    raise
+            self.storage.remove(TRASH_KEY)
         if data.get("last") and self.last(kind) is None:
-            self.set_last(kind, slot_id)
+            try:
+                self.set_last(kind, slot_id)
+            except StoreError:
+                pass  # which game was open is a convenience: the game itself is back
         try:
             rev = _int_or_none(self._peek(data["value"])[1].get("rev"))
         except codec.SaveError:
@@ -672,6 +786,7 @@ class Store:
     def purge_trash(self) -> None:
         """Forget the deleted game for good."""
         self.storage.remove(TRASH_KEY)
+        self._held = None
 
     # ------------------------------------------------------------------ last game per tool
 
@@ -701,17 +816,29 @@ class Store:
         public_meta = {"name": meta.get("name"), "created": meta.get("created"), "updated": meta.get("updated")}
         return filename_for(meta.get("name"), slot_id), codec.dumps(game, public_meta, pretty=True)
 
-    def import_text(self, text: str | bytes) -> str:
+    def import_text(self, text: str | bytes, notes: list[str] | None = None) -> str:
         """Save the game of an exported file in a new slot (never overwrites); returns its id.
 
-        A name already used by a game of the same tool gets " (imported)" added.
+        A name already used by a game of the same tool gets " (imported)" added. A
+        name gets the check of a typed one (:func:`clean_name`): what fails it is taken
+        out, and a full game's name does not claim to be a spectator's copy; each such
+        change is said in ``notes`` (plain sentences), when given.
         Raises :class:`engine.codec.SaveError` for a file that cannot be opened.
         """
         game, meta = codec.loads(text)
-        name = meta.get("name")
-        if not isinstance(name, str) or not name.strip():
+        notes = [] if notes is None else notes
+        given = meta.get("name")
+        name = clean_name(given)
+        if isinstance(given, str) and text_problem(given):
+            notes.append("Its name held invisible, control or line-break characters, which were taken out.")
+        if name is not None and not games.is_spectator(game):
+            claim = re.compile(r"\s*\(\s*spectator copy\s*\)", re.I)
+            if claim.search(name):
+                name = claim.sub("", name).strip() or None
+                notes.append("It is a full game, so “(spectator copy)” was taken out of its name.")
+        if name is None:
             name = self._default_name(game.kind)
-        name = self._unique_name(game.kind, name.strip(), "imported")
+        name = self._unique_name(game.kind, name, "imported")
         slot_id = self._new_id(game.kind)
         now = self.now()
         created = meta.get("created") if meta.get("created") is not None else now
@@ -740,7 +867,11 @@ class Store:
             slot_id, kind_of, kept = _backup_key_parts(key)
             if kind is not None and kind_of != kind:
                 continue
-            infos.append(BackupInfo(key, slot_id, kind_of, kept, len(raw), _name_in(raw)))
+            if slot_id is not None or kind_of is None:
+                infos.append(BackupInfo(key, slot_id, kind_of, kept, len(raw), _name_in(raw)))
+            else:  # a kept value other than a save: what it was, never a game's name
+                name = key[len(BACKUP_PREFIX):].rpartition(":")[0]
+                infos.append(BackupInfo(key, None, kind_of, kept, len(raw), None, _kept_value_what(name)))
         infos.sort(key=lambda i: (-(i.kept if i.kept is not None else -1), i.key))
         return infos
 
@@ -756,8 +887,11 @@ class Store:
     def export_backup(self, key: str) -> tuple[str, str]:
         """``(file name, exact text)`` of a kept copy, for downloading as it is."""
         raw = self.backup_text(key)
-        slot_id, _kind, kept = _backup_key_parts(key)
-        stem = filename_for(_name_in(raw), slot_id or "save")[: -len(".json")]
+        slot_id, kind, kept = _backup_key_parts(key)
+        if slot_id is None and kind is not None:  # a kept setup form, the ticks …: named by its key
+            stem = filename_for(key[len(BACKUP_PREFIX):].rpartition(":")[0].replace(":", " "), "kept")[:-5]
+        else:
+            stem = filename_for(_name_in(raw), slot_id or "save")[: -len(".json")]
         return f"{stem}-damaged-copy{'-' + str(kept) if kept is not None else ''}.json", raw
 
     def restore_backup(self, key: str) -> str:

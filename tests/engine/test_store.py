@@ -237,15 +237,24 @@ def test_delete_when_storage_is_full():
     assert store.load(slot)[1]["name"] == "Big"
 
 
-def test_delete_without_room_for_trash_cannot_be_undone():
+def test_delete_without_room_for_trash_is_undone_from_this_tabs_memory():
+    """Issue 35: not even the trash fits, so the deleted game is held in memory: Undo works here."""
     storage = MemoryStorage()
     store = make_store(storage)
     keep = store.create(dice(), name="Keep")
     slot = store.create(dice(), name="Big")
+    raw = storage.get(SLOT_PREFIX + slot)
     storage.quota = storage.used()  # full to the last character
-    assert store.delete(slot) is None
+    token = store.delete(slot)
+    assert token is not None and store.held_in_memory(token)
     assert [i.id for i in store.list()] == [keep]
     assert storage.get(TRASH_KEY) is None
+    assert store.held_text(token) == ("big.json", raw)
+    assert make_store(storage).held_in_memory(token) is False  # another tab has no such copy
+    assert store.undo_delete(token) == slot and storage.get(SLOT_PREFIX + slot) == raw
+    assert not store.held_in_memory(token)
+    with pytest.raises(StoreError, match="can no longer be restored"):
+        store.undo_delete(token)
     with pytest.raises(StoreError, match="can no longer be restored"):
         store.undo_delete(None)
 

@@ -27,7 +27,7 @@ from web.session import Session
 from web.views.chances import percent, whole_percent
 from web.views.curtain import CurtainGuard, curtain
 from web.views.rulebits import rule_ref, with_rule_refs
-from web.views.tool import ToolView
+from web.views.tool import ToolView, whole
 
 DRAFT_KEY = "ct:v1:draft:battle"
 SIDE_CLASS = ("side-a", "side-b")
@@ -159,8 +159,22 @@ def repair_draft(setup, rules=None) -> tuple[dict, dict, list[str]]:
                        "general": general})
         if army.get("controller") == "app":  # issue 17: the app plays this army
             level = army.get("level")
-            armies[-1].update(controller="app", level=level if level in ai.APP_LEVELS else "normal")
+            if not (isinstance(level, str) and level in ai.APP_LEVELS):
+                problems.append(f"{where}'s general played by the app had no level that could be read (Normal now)")
+                level = "normal"
+            armies[-1].update(controller="app", level=level)
     return {"armies": armies}, repair_rules(rules, problems), problems
+
+
+def clean_kept(data) -> tuple[dict | None, list[str]]:
+    """The kept setup form as it is stored, ``{"setup": …, "rules": …}``, and what was
+    repaired (for :meth:`ToolView.read_kept`); ``(None, [])`` when nothing is kept."""
+    if data is None:
+        return None, []
+    setup = data.get("setup") if isinstance(data, dict) else data
+    rules = data.get("rules") if isinstance(data, dict) else None
+    setup, rules, problems = repair_draft(setup, rules)
+    return {"setup": setup, "rules": rules}, problems
 
 
 def repair_rules(rules, problems: list[str]) -> dict:
@@ -172,7 +186,7 @@ def repair_rules(rules, problems: list[str]) -> dict:
         return out
     for key in SETTING_KEYS:
         value = rules.get(key, out[key])
-        if value in {c for c, _ in ai.VARIANT_BY_KEY[key].choices}:
+        if isinstance(value, str) and value in [c for c, _ in ai.VARIANT_BY_KEY[key].choices]:
             out[key] = value
         else:
             problems.append(f"the setting “{ai.VARIANT_BY_KEY[key].label}” was not a choice (the default is used)")
@@ -191,7 +205,7 @@ def landed_spread(landed) -> str:
 
 def _int(text: str):
     text = text.strip()
-    return int(text) if text.isdigit() and len(text) <= 6 else text
+    return int(text) if whole(text) and len(text) <= 6 else text
 
 
 def casualties(n: int) -> str:
@@ -234,15 +248,10 @@ class BattleView(ToolView):
         self.guard.hold()
 
     def boot(self) -> None:
-        data = self.load_json(DRAFT_KEY)
-        if data is not None:
-            setup = data.get("setup") if isinstance(data, dict) else data
-            rules = data.get("rules") if isinstance(data, dict) else None
-            self.draft, self.rules, problems = repair_draft(setup, rules)
-            if problems:
-                self.app.toast("The saved battle setup was damaged and has been repaired: "
-                               + "; ".join(problems[:4]) + ("; …" if len(problems) > 4 else "") + ".", "error")
-                self._save_draft()
+        form = self.read_kept(DRAFT_KEY, clean_kept, "the setup form")
+        if form is not None:
+            self.draft, self.rules = form["setup"], form["rules"]
+        self.tell_kept("The saved battle setup was damaged and has been repaired")
         self.session.boot()
 
     def recover(self) -> None:
@@ -1490,7 +1499,7 @@ class BattleView(ToolView):
             self._save_draft()
             return True
         if name == "bid:rearguard":
-            self.pick["rearguard"] = int(value) if value.isdigit() else None
+            self.pick["rearguard"] = int(value) if whole(value) else None
             return True
         if name.startswith("uform"):
             return self._unit_form_field(name, value)
@@ -1514,7 +1523,7 @@ class BattleView(ToolView):
                     else:
                         general = army.get("general") or {"name": f"General of {army.get('name') or 'the army'}",
                                                           "traits": []}
-                        general["level"] = int(value) if value.isdigit() else 0
+                        general["level"] = int(value) if whole(value) else 0
                         army["general"] = general
                 elif key == "observer" and army.get("general") is not None:
                     army["general"]["traits"] = ["observer"] if value else []
@@ -1528,7 +1537,7 @@ class BattleView(ToolView):
         target = self.draft
         try:
             for part in path[:-1]:
-                target = target[int(part)] if part.isdigit() else target[part]
+                target = target[int(part)] if whole(part) else target[part]
         except (IndexError, KeyError, TypeError):
             return True
         if not isinstance(target, dict):

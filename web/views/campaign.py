@@ -17,11 +17,13 @@ from __future__ import annotations
 from engine import campaign as cmp
 from engine.cards import Card
 from engine.poker import best_hand
+from engine.text import text_problem
 from web import platform
 from web.dom import button, h
 from web.session import Session
 from web.views.cards import card_back, card_button, card_picker, card_view
-from web.views.tool import ToolView
+from web.store import clean_name
+from web.views.tool import ToolView, whole
 from web.views.chances import percent
 from web.views.curtain import CurtainGuard, curtain
 from web.views.dice import die_faces
@@ -29,6 +31,36 @@ from web.views.rulebits import rule_ref, with_rule_refs
 
 DRAFT_KEY = "ct:v1:draft:campaign"
 SIDE_CLASS = ("side-a", "side-b")
+
+
+def clean_draft(data) -> tuple[dict | None, list[str]]:
+    """The kept setup form ``{"mode", "names", "deck"}`` checked field by field (issue 35):
+    ``(form, notes)``, a field that is missing taking its default silently, one of the
+    wrong kind with a note; ``(None, [])`` when nothing is kept."""
+    if data is None:
+        return None, []
+    form = {"mode": "two", "names": ["", ""], "deck": "app"}
+    if not isinstance(data, dict):
+        return form, ["the setup form was not a form, so it starts afresh"]
+    notes = []
+    mode = data.get("mode", "two")
+    if isinstance(mode, str) and mode in ("two", "solo"):
+        form["mode"] = mode
+    else:
+        notes.append("who plays was not one of the choices (two players now)")
+    deck = data.get("deck", "app")
+    if isinstance(deck, str) and deck in cmp.DECKS:
+        form["deck"] = deck
+    else:
+        notes.append("the cards and dice were not one of the choices (the app's now)")
+    names = data.get("names", ["", ""])
+    if isinstance(names, list) and len(names) == 2 and all(isinstance(n, str) for n in names):
+        form["names"] = [(clean_name(n) or "")[:40] for n in names]
+        if any(text_problem(n) for n in names):
+            notes.append("a player's name held invisible or control characters, which were taken out")
+    else:
+        notes.append("the players' names could not be read, so they are empty")
+    return form, notes
 
 
 def game_name(game) -> str:
@@ -91,15 +123,10 @@ class CampaignView(ToolView):
 
     # ------------------------------------------------------------ lifecycle
     def boot(self) -> None:
-        data = self.load_json(DRAFT_KEY)
-        if isinstance(data, dict):
-            if data.get("mode") in ("two", "solo"):
-                self.mode = data["mode"]
-            if data.get("deck") in cmp.DECKS:
-                self.deck = data["deck"]
-            names = data.get("names")
-            if isinstance(names, list) and len(names) == 2 and all(isinstance(n, str) for n in names):
-                self.names = [n[:40] for n in names]
+        form = self.read_kept(DRAFT_KEY, clean_draft, "the setup form")
+        if form is not None:
+            self.mode, self.names, self.deck = form["mode"], form["names"], form["deck"]
+        self.tell_kept("The kept campaign setup could not be used as it was")
         self.session.boot()
 
     def _reset_view(self) -> None:
@@ -684,7 +711,7 @@ class CampaignView(ToolView):
         text = self.troops_text.strip()
         if not text:
             return None
-        if text.lstrip("-").isdigit() and text.count("-") <= 1 and not text.endswith("-"):
+        if whole(text.lstrip("-")) and text.count("-") <= 1 and not text.endswith("-"):
             return int(text)
         try:
             return float(text)

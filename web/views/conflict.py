@@ -21,7 +21,7 @@ from engine.cards import Card, Suit
 from web.dom import button, h
 from web.session import Session
 from web.views.cards import card_back, card_button, card_picker, card_view, suit_mark
-from web.views.tool import ToolView
+from web.views.tool import ToolView, whole
 from web.views.curtain import curtain
 from web.views.rulebits import rule_ref, with_rule_refs
 
@@ -84,7 +84,7 @@ def with_ids(draft: dict) -> dict:
 def new_id(draft: dict, floor: int = 0) -> str:
     """An id no row of the draft has, numbered above ``floor`` and every id in use."""
     numbers = [int(row["id"][1:]) for row in _rows(draft)
-               if isinstance(row.get("id"), str) and row["id"][1:].isdigit()]
+               if isinstance(row.get("id"), str) and whole(row["id"][1:])]
     return f"r{max(numbers + [floor - 1]) + 1}"
 
 
@@ -142,13 +142,93 @@ def draft_shape_ok(draft) -> bool:
             and all(dicts(player, "organizations") for side in draft["sides"] for player in side["players"]))
 
 
+#: The longest text a kept setup field keeps (the engine takes far less; the form says why).
+MAX_KEPT_TEXT = 200
+
+
+def clean_draft(data) -> tuple[dict | None, list[str]]:
+    """The kept setup form ``{"setup": …, "rules": …}`` checked field by field (issue 35):
+    ``(form, notes)``; a field of the wrong kind takes the blank form's value, with a
+    note in players' words; ``(None, [])`` when nothing is kept. What the form itself
+    keeps while being edited (a power typed as text, an empty name) passes: the engine
+    says what is wrong with it at the start, as with a typed value."""
+    if data is None:
+        return None, []
+    rules = {v.key: v.default for v in oic.VARIANTS}
+    if not isinstance(data, dict) or not draft_shape_ok(data.get("setup")):
+        return {"setup": blank_setup(), "rules": rules}, ["the setup form could not be read, so it starts afresh"]
+    notes: list[str] = []
+    setup = copy.deepcopy(data["setup"])
+
+    def text(row: dict, key: str, default: str, what: str) -> None:
+        value = row.get(key, default)
+        if not isinstance(value, str):
+            notes.append(f"{what} was not text (now “{default}”)" if default else f"{what} was not text (now empty)")
+            row[key] = default
+        elif len(value) > MAX_KEPT_TEXT:
+            notes.append(f"{what} was far too long and was cut")
+            row[key] = value[:MAX_KEPT_TEXT]
+
+    def choice(row: dict, key: str, allowed, default, what: str) -> None:
+        value = row.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, type(default)) or value not in allowed:
+            notes.append(f"{what} was not one of the choices")
+            row[key] = default
+
+    scopes = [scope.value for scope in SCOPES]
+    suits = [suit.value for suit in SUITS]
+    for s, side in enumerate(setup["sides"]):
+        where = f"side {s + 1}"
+        text(side, "name", f"Side {'AB'[s]}", f"the name of {where}")
+        choice(side, "scope", scopes, "home", f"the scope of {where}")
+        if "controller" in side or "level" in side:
+            if side.get("controller") != "app" or side.get("level") not in solo.LEVELS:
+                notes.append(f"who plays {where} was not one of the choices (people now)")
+                side.pop("controller", None)
+                side.pop("level", None)
+        for p, player in enumerate(side["players"]):
+            text(player, "name", f"Player {p + 1}", f"a player's name on {where}")
+            for org in player["organizations"]:
+                text(org, "name", "Organization", f"an organization's name on {where}")
+                text(org, "location", "", f"an organization's location on {where}")
+                choice(org, "suit", suits, "S", f"an organization's suit on {where}")
+                power = org.get("power", 10)
+                if isinstance(power, bool) or not isinstance(power, (int, str)) or \
+                        (isinstance(power, int) and abs(power) > 10**6) or (isinstance(power, str) and len(power) > 12):
+                    notes.append(f"an organization's power on {where} was not a number (now 10)")
+                    org["power"] = 10
+    choice(setup, "scope", scopes, "home", "the conflict's scope")
+    choice(setup, "aggressor", (0, 1), 0, "who opens")
+    choice(setup, "deck", ("app", "table"), "app", "whose cards")
+    seen: set[str] = set()
+    for row in _rows(setup):  # a row id twice would give two rows one element: the second gets a new one
+        if isinstance(row.get("id"), str) and (row["id"] in seen or not row["id"][:1] == "r"
+                                                or not whole(row["id"][1:]) or len(row["id"]) > 8):
+            row.pop("id")
+        elif "id" in row and not isinstance(row["id"], str):
+            row.pop("id")
+        if isinstance(row.get("id"), str):
+            seen.add(row["id"])
+    kept = data.get("rules")
+    if isinstance(kept, dict):
+        for variant in oic.VARIANTS:
+            value = kept.get(variant.key, variant.default)
+            if isinstance(value, str) and value in [c for c, _ in variant.choices]:
+                rules[variant.key] = value
+            else:
+                notes.append(f"the setting “{variant.label}” was not one of the choices (the default now)")
+    elif kept is not None:
+        notes.append("the rules settings could not be read (the defaults now)")
+    return {"setup": with_ids(setup), "rules": rules}, notes
+
+
 def table_order(card: Card) -> tuple[int, int]:
     """Suit by suit, ace first: in this game an ace is worth 1 (OIC-6)."""
     return (SUITS.index(card.suit), 1 if card.rank.token == "A" else int(card.rank))
 
 
 def _index(text: str | None) -> list[int]:
-    return [int(part) for part in (text or "").split(".") if part.isdigit()]
+    return [int(part) for part in (text or "").split(".") if whole(part)]
 
 
 class ConflictView(ToolView):
@@ -177,12 +257,11 @@ class ConflictView(ToolView):
 
     # ------------------------------------------------------------ lifecycle
     def boot(self) -> None:
-        data = self.load_json(DRAFT_KEY)
-        if isinstance(data, dict) and draft_shape_ok(data.get("setup")):
-            self.draft = with_ids(data["setup"])
-            rules = data.get("rules")
-            if isinstance(rules, dict):
-                self.rules.update({k: v for k, v in rules.items() if k in self.rules and isinstance(v, str)})
+        form = self.read_kept(DRAFT_KEY, clean_draft, "the setup form")
+        if form is not None:
+            self.draft = form["setup"]
+            self.rules.update(form["rules"])
+        self.tell_kept("The kept conflict setup could not be used as it was")
         self.session.boot()
 
     def _reset_view(self) -> None:
@@ -1060,7 +1139,7 @@ class ConflictView(ToolView):
         target = self.draft
         try:
             for part in path[:-1]:
-                target = target[int(part)] if part.isdigit() else target[part]
+                target = target[int(part)] if whole(part) else target[part]
         except (IndexError, KeyError, TypeError):
             return True  # a control of a row just removed: nothing to keep, redraw
         if row is not None and (not isinstance(target, dict) or target.get("id") != row):
@@ -1068,9 +1147,9 @@ class ConflictView(ToolView):
         last = path[-1]
         if last == "power":
             text = value.strip()
-            target[last] = int(text) if text.lstrip("-").isdigit() else text
+            target[last] = int(text) if whole(text.lstrip("-")) and text.count("-") <= 1 else text
         elif last == "aggressor":
-            target[last] = int(value) if value.isdigit() else 0
+            target[last] = int(value) if whole(value) else 0
         else:
             target[last] = value
         self.setup_error = None

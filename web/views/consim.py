@@ -28,7 +28,7 @@ from web.views.cards import card_picker, card_view
 from web.views.chances import whole_percent
 from web.views.dice import die_faces
 from web.views.rulebits import rule_ref, with_rule_refs
-from web.views.tool import ToolView
+from web.views.tool import ToolView, whole
 
 ROUTE = "initiative"
 DRAFT_KEY = "ct:v1:draft:initiative"
@@ -41,6 +41,8 @@ VIEW_KEY = "ct:v1:initiative:view"
 SIDE_CLASS = ("side-a", "side-b", "side-c", "side-d", "side-e", "side-f", "side-g", "side-h")
 MAX_SIDES = len(SIDE_CLASS)
 MAX_COUNT = 40
+#: A kept combatant's name longer than this is cut (the engine takes 40; the form shows why).
+MAX_KEPT_NAME = 200
 WOUND_LABEL = {cs.WoundStatus.STUN: "STUN", cs.WoundStatus.INJURE: "INJURE", cs.WoundStatus.DYING: "DYING",
                cs.WoundStatus.DEAD: "DEAD"}
 COVER_LABEL = {cs.Cover.NONE: "Open", cs.Cover.COVER: "Cover", cs.Cover.GOOD: "Good cover"}
@@ -105,6 +107,9 @@ def clean_combatant(raw, sides: int, notes: list[str], where: str = "a combatant
     if not isinstance(name, str) or not name.strip():
         notes.append(f"{where} without a name was dropped")
         return None
+    if len(name) > MAX_KEPT_NAME:
+        notes.append(f"{where} “{name.strip()[:40]}…” had a far too long name, which was cut")
+        name = name[:MAX_KEPT_NAME]
     label = f"{where} “{name.strip()[:40]}”"
     side = raw.get("side", 0)
     if not isinstance(side, int) or isinstance(side, bool) or not 0 <= side < sides:
@@ -143,7 +148,7 @@ def repair_draft(data) -> tuple[dict, bool, list[str]]:
     if data is None:
         return draft, pulp, notes
     if not isinstance(data, dict) or not isinstance(data.get("draft"), dict):
-        return draft, pulp, ["The kept roster form could not be read: a fresh form"]
+        return draft, pulp, ["the kept roster form could not be read, so it starts afresh"]
     raw = data["draft"]
     sides = raw.get("sides")
     if isinstance(sides, list) and sides:
@@ -166,10 +171,69 @@ def repair_draft(data) -> tuple[dict, bool, list[str]]:
     draft["combatants"] = [c for c in (clean_combatant(c, len(draft["sides"]), notes) for c in combatants) if c]
     privacy = raw.get("privacy", True)
     draft["privacy"] = privacy if isinstance(privacy, bool) else True
+    if not isinstance(privacy, bool):
+        notes.append("whether the Observer's combatants are hidden was unreadable, now hidden")
     rules = data.get("rules")
     if isinstance(rules, dict) and isinstance(rules.get("pulp"), bool):
         pulp = rules["pulp"]
+    elif rules is not None and not (isinstance(rules, dict) and rules.get("pulp") is None):
+        notes.append("the pulp setting was unreadable, now off")
+    if isinstance(rules, dict):
+        for key in ("deck", "dice"):
+            if rules.get(key) is not None and rules.get(key) not in ("app", "table"):
+                notes.append(f"whose {'cards' if key == 'deck' else 'dice'} was unreadable, now the app's")
     return draft, pulp, notes
+
+
+def clean_kept_draft(data) -> tuple[dict, list[str]]:
+    """The kept roster form as it is stored, ``{"draft": …, "rules": …}``, and notes."""
+    draft, pulp, notes = repair_draft(data)
+    return {"draft": draft, "rules": {"pulp": pulp, **kept_equipment(data)}}, notes
+
+
+def clean_ticks(data) -> tuple[dict, list[str]]:
+    """The kept ticks for the next deal (``_store_ticks``'s shape), checked field by
+    field; anything else clears them, with a note (issue 35: a key "²" broke the table)."""
+    if data is None or data == {}:
+        return {}, []
+    cleared = ({}, ["the ticks for the next deal could not be read, so they were cleared"])
+    if not isinstance(data, dict):
+        return cleared
+    slot, rnd, adv = data.get("slot"), data.get("round"), data.get("advantages", {})
+    surprised, per = data.get("surprised", []), data.get("per", False)
+    if slot is not None and not (isinstance(slot, str) and slot.startswith(ROUTE + "-") and len(slot) <= 60):
+        return cleared
+    if not (isinstance(rnd, int) and not isinstance(rnd, bool) and 0 <= rnd < 1_000_000):
+        return cleared
+    if not isinstance(adv, dict) or not all(
+            whole(k) and len(k) <= 4 and isinstance(v, list) and all(isinstance(a, str) and a in cs.ADVANTAGES
+                                                                     for a in v) for k, v in adv.items()):
+        return cleared
+    if not isinstance(surprised, list) or not all(
+            isinstance(i, int) and not isinstance(i, bool) and 0 <= i < MAX_SIDES for i in surprised):
+        return cleared
+    if not isinstance(per, bool):
+        return cleared
+    return {"slot": slot, "round": rnd, "advantages": {k: list(dict.fromkeys(v)) for k, v in adv.items()},
+            "surprised": sorted(set(surprised)), "per": per}, []
+
+
+def clean_view(data) -> tuple[dict, list[str]]:
+    """Whether the players' view is on, kept as ``{"players": true}``."""
+    if data is None:
+        return {"players": False}, []
+    if isinstance(data, dict) and isinstance(data.get("players"), bool):
+        return {"players": data["players"]}, []
+    return {"players": False}, ["whether the players' view was on could not be read, so it is off"]
+
+
+def noted(clean):
+    """``clean(data, notes)`` as ``data → (value, notes)`` (for :meth:`ToolView.read_kept`)."""
+    def read(data):
+        notes: list[str] = []
+        return clean(data, notes), notes
+
+    return read
 
 
 def clean_templates(data, notes: list[str]) -> list[dict]:
@@ -276,23 +340,16 @@ class ConsimView(ToolView):
 
     # ------------------------------------------------------------ lifecycle
     def boot(self) -> None:
-        notes: list[str] = []
-        kept = self.load_json(DRAFT_KEY)
-        self.draft, self.rules["pulp"], draft_notes = repair_draft(kept)
-        self.rules.update(kept_equipment(kept))
-        notes += draft_notes
-        self.templates = clean_templates(self.load_json(TEMPLATES_KEY), notes)
-        self.saved_sides = clean_saved_sides(self.load_json(SIDES_KEY), notes)
-        ticks = self.load_json(TICKS_KEY)
-        self.ticks = ticks if isinstance(ticks, dict) else {}
-        view = self.load_json(VIEW_KEY)
-        self.players_view = isinstance(view, dict) and view.get("players") is True
-        if notes:
-            self.app.toast("Some kept roster data could not be used as it was: " + "; ".join(notes[:4])
-                           + ("; and more" if len(notes) > 4 else "") + ".", "error")
-            self._save_draft()
-            self._keep(TEMPLATES_KEY, self.templates)
-            self._keep(SIDES_KEY, self.saved_sides)
+        # Every key is read as hostile input (issue 35): what does not pass is set aside
+        # with one message, and the table carries on (web/views/tool.py, read_kept).
+        kept = self.read_kept(DRAFT_KEY, clean_kept_draft, "the roster form")
+        self.draft = kept["draft"]
+        self.rules.update(kept["rules"])
+        self.templates = self.read_kept(TEMPLATES_KEY, noted(clean_templates), "the roster templates")
+        self.saved_sides = self.read_kept(SIDES_KEY, noted(clean_saved_sides), "the kept sides")
+        self.ticks = self.read_kept(TICKS_KEY, clean_ticks, "the ticks for the next deal")
+        self.players_view = self.read_kept(VIEW_KEY, clean_view, "whether the players' view was on")["players"]
+        self.tell_kept("Some of what the tracker kept between visits could not be used as it was")
         self.session.boot()
 
     def _keep(self, key: str, value) -> None:
@@ -446,7 +503,7 @@ class ConsimView(ToolView):
 
     def _count(self) -> int | None:
         text = str(self.form.get("count", "1")).strip()
-        if text.isdigit() and 1 <= int(text) <= MAX_COUNT:
+        if whole(text) and 1 <= int(text) <= MAX_COUNT:
             return int(text)
         return None
 
@@ -565,7 +622,7 @@ class ConsimView(ToolView):
             raw = t.get("advantages")
             if isinstance(raw, dict):
                 for k, v in raw.items():
-                    if isinstance(k, str) and k.isdigit() and int(k) < len(st.combatants) and isinstance(v, list):
+                    if isinstance(k, str) and whole(k) and int(k) < len(st.combatants) and isinstance(v, list):
                         adv[int(k)] = [a for a in cs.ADVANTAGES if a in v]
             surprised = t.get("surprised")
             surprised = {s for s in surprised if isinstance(s, int) and not isinstance(s, bool)
@@ -1205,7 +1262,7 @@ class ConsimView(ToolView):
     def _roster_action(self, name: str, arg) -> None:
         d = self.draft
         combatants = d["combatants"]
-        index = int(arg) if arg is not None and str(arg).isdigit() else None
+        index = int(arg) if arg is not None and whole(str(arg)) else None
         if name == "add":
             self._add()
         elif name == "cancel-edit":
@@ -1338,7 +1395,7 @@ class ConsimView(ToolView):
             self.app.focus_to("deal")
 
     def _tracker_action(self, st, name: str, arg) -> None:
-        index = int(arg) if arg is not None and str(arg).isdigit() else None
+        index = int(arg) if arg is not None and whole(str(arg)) else None
         self.notice = None
         # Deal / Next / End round: a double tap's second tap (on the button that appeared under
         # the finger, or on Next again after the order moved) is refused, and said, by the app's
@@ -1355,7 +1412,7 @@ class ConsimView(ToolView):
             self._entry_action(st, name, arg, index)
         elif name == "cd" and arg:
             i, _, v = str(arg).partition(".")
-            if i.isdigit() and v.isdigit():
+            if whole(i) and whole(v):
                 self.countdowns[int(i)] = int(v)
         elif name == "deal":
             adv, surprised, _ = self._ticks_for(st)
@@ -1488,7 +1545,7 @@ class ConsimView(ToolView):
         adv, surprised, per = self._ticks_for(st)
         if name == "adv-side" and arg:
             s, _, key = str(arg).partition(".")
-            if not s.isdigit() or key not in cs.ADVANTAGES:
+            if not whole(s) or key not in cs.ADVANTAGES:
                 return
             members = [i for i, c in enumerate(st.combatants) if c.side == int(s) and cs.can_act(st, i)]
             on = bool(members) and all(key in adv.get(i, []) for i in members)
@@ -1497,7 +1554,7 @@ class ConsimView(ToolView):
                 adv[i] = have if on else [a for a in cs.ADVANTAGES if a in have or a == key]
         elif name == "adv" and arg:
             i, _, key = str(arg).partition(".")
-            if not i.isdigit() or int(i) >= len(st.combatants) or key not in cs.ADVANTAGES:
+            if not whole(i) or int(i) >= len(st.combatants) or key not in cs.ADVANTAGES:
                 return
             have = adv.get(int(i), [])
             adv[int(i)] = [a for a in cs.ADVANTAGES if (a in have) != (a == key)]
@@ -1514,7 +1571,7 @@ class ConsimView(ToolView):
             return
         if name in ("mode", "target", "cover", "semi"):
             shot["dice"] = []  # the dice a shot needs depend on these: entered again
-        if name == "die" and arg and str(arg).isdigit():
+        if name == "die" and arg and whole(str(arg)):
             call = self._roll_call(st)
             if call is not None and call.low <= int(arg) <= call.high:
                 dice = shot.setdefault("dice", [])
@@ -1527,7 +1584,7 @@ class ConsimView(ToolView):
         if name == "die-back" and arg:
             pos, _, key = str(arg).partition(".")
             dice = shot.get("dice", [])
-            if pos.isdigit() and int(pos) < len(dice) and key in dice[int(pos)]:
+            if whole(pos) and int(pos) < len(dice) and key in dice[int(pos)]:
                 keys = list(dice[int(pos)])
                 kept = {k: dice[int(pos)][k] for k in keys[:keys.index(key)]}
                 shot["dice"] = dice[:int(pos)] + ([kept] if kept else [])
@@ -1577,7 +1634,7 @@ class ConsimView(ToolView):
             return not live
         if key.startswith("side."):
             i = key[5:]
-            if i.isdigit() and int(i) < len(self.draft["sides"]):
+            if whole(i) and int(i) < len(self.draft["sides"]):
                 self.draft["sides"][int(i)] = value
                 self._save_draft()
             return not live
@@ -1613,7 +1670,7 @@ class ConsimView(ToolView):
                 self.form["player"] = value == "1"
                 return True
             if part == "side":
-                self.form["side"] = int(value) if value.isdigit() and int(value) < len(self.draft["sides"]) else 0
+                self.form["side"] = int(value) if whole(value) and int(value) < len(self.draft["sides"]) else 0
                 return True
             if part in ("name", "grain", "training", "count"):
                 self.form[part] = value

@@ -65,7 +65,7 @@ from .text import brief_repr
 __all__ = [
     "SYSTEM_MODULES", "MAX_SEED", "SEED_RANGE", "MAX_TYPED_SEED", "SEED_BITS", "MAX_REPLAY_WORK",
     "DEFAULT_ACTION_WORK", "MAX_NESTING", "READ_ONLY",
-    "RuleError", "ActionError", "UnknownKind", "GameError", "TooLong",
+    "RuleError", "ActionError", "UnknownKind", "GameError", "SetupError", "ArgumentError", "TooLong",
     "FrozenDict", "FrozenList", "freeze", "thaw", "json_data", "system", "Game",
     "new_seed", "seed_is_secret", "equipment", "is_spectator", "new_game", "replay_work", "work_of",
     "check_replay_work", "replay", "normalize_action", "check", "can_apply", "apply", "undo", "redo", "goto",
@@ -127,6 +127,19 @@ class UnknownKind(ValueError):
 class GameError(ValueError):
     """Arguments that do not make a game (a seed that is not a number, rules that are
     not settings …)."""
+
+
+class SetupError(GameError):
+    """A setup that cannot be played: a field missing, out of range or contradicting the
+    rules; the message names the field ("Side 1: the name is empty"). Every system's
+    ``SetupError`` is this class (issue 31: one error for one question)."""
+
+
+class ArgumentError(ValueError):
+    """A public function of a system given an argument it cannot use (a state that is not
+    one, a side that is not 0 or 1 …); the message says what was expected. Every
+    system's bad-argument error (``ArgumentError``, ``BadArgument``, ``CampaignError``)
+    is this class."""
 
 
 class TooLong(GameError):

@@ -28,8 +28,16 @@ def man(name, side=0, *, training="untrained", weapon=None, player=False, grain=
             "player": player}
 
 
-def make(setup, *actions, seed=2**127 + 99):
-    g = new_game(cs.KIND, setup, seed=seed)
+#: The rules of a game whose cards (a deal's "cards") and dice (a shot's or an end of round's
+#: "dice") a test enters: the table's own deck and dice (HR-CS-6, HR-CS-7). The app's are
+#: never entered (issue 35); :data:`OWN_DECK` keeps the app's dice for a roll on the table.
+OWN = {"deck": cs.DECK_TABLE, "dice": cs.DICE_TABLE}
+OWN_DECK = {"deck": cs.DECK_TABLE}
+
+
+def make(setup, *actions, seed=2**127 + 99, rules=None):
+    """A game of ``setup`` with ``rules`` (default: the app's deck and dice), ``actions`` applied."""
+    g = new_game(cs.KIND, setup, rules, seed=seed)
     for action in actions:
         g = apply(g, action)
     return g

@@ -82,8 +82,12 @@ ARMIES = {"armies": [
                                  "armour": 0, "size": 9}], "vanguard": 0, "rearguard": 0, "general": None}]}
 
 
-def test_an_impossible_link_is_refused_with_its_clause_and_nothing_is_saved(page, base_url):
-    crafted = link({"k": "battle", "s": 5, "r": {}, "u": ARMIES, "a": [
+@pytest.mark.parametrize("rules, clause", [
+    ({"dice": "table"}, "AI-14"),  # the table's own dice, entered: the casualty rolls 999 and -5 are impossible
+    ({}, "HR-AI-7"),  # the app's dice: no link says what they rolled (issue 35)
+], ids=["table-dice", "app-dice"])
+def test_an_impossible_link_is_refused_with_its_clause_and_nothing_is_saved(page, base_url, rules, clause):
+    crafted = link({"k": "battle", "s": 5, "r": rules, "u": ARMIES, "a": [
         {"type": "bid", "side": 0, "maneuver": "defend", "stratagems": []},
         {"type": "bid", "side": 1, "maneuver": "defend", "stratagems": []}, {"type": "reveal"},
         {"type": "roll", "dice": [[1, 1], [1, 1]], "ranges": [999, -5]}]})
@@ -92,7 +96,7 @@ def test_an_impossible_link_is_refused_with_its_clause_and_nothing_is_saved(page
     page.goto(base_url + "#/battle?g=" + crafted)
     toast = page.locator(".toast.error")
     toast.wait_for()
-    assert "this game breaks AI-14 at step 4" in toast.inner_text()
+    assert f"this game breaks {clause} at step 4" in toast.inner_text()
     assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('ct:v1:slot:')).length") == saves
     assert_app_ok(page)
 
@@ -101,11 +105,13 @@ def test_an_old_link_whose_replay_the_fallback_changed_opens_as_played(page, bas
     big = {"name": "Big", "attack": 9, "defense": 9, "mobility": 9, "traits": ["infantry", "line"], "armour": 0,
            "size": 99}
     armies = {"armies": [dict(ARMIES["armies"][0], units=[big]), dict(ARMIES["armies"][1], units=[dict(big)])]}
-    old = link({"k": "battle", "s": 5, "r": {"success": "d6/4+", "house_tables": {}}, "u": armies, "a": [
+    # The dice are entered, so the table's own (the app's dice are never entered: HR-AI-7, issue 35)
+    old = link({"k": "battle", "s": 5, "r": {"success": "d6/4+", "house_tables": {}, "dice": "table"}, "u": armies,
+                "a": [
         {"type": "bid", "side": 0, "maneuver": "attack"}, {"type": "bid", "side": 1, "maneuver": "defend"},
         {"type": "reveal"}, {"type": "roll", "dice": [[6] * 6 + [1] * 3, [1] * 9], "ranges": [1, 0]},
         {"type": "bid", "side": 0, "maneuver": "attack"}, {"type": "bid", "side": 1, "maneuver": "attack"},
-        {"type": "reveal"}, {"type": "roll"}]}, head="2")
+        {"type": "reveal"}, {"type": "roll", "successes": [1, 1]}]}, head="2")
     open_app(page, base_url + "#/battle?g=" + old)
     page.wait_for_selector("[data-testid=board]")
     assert page.locator("[data-testid=board]").get_attribute("data-week") == "3"  # two weeks, as played

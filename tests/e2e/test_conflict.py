@@ -13,7 +13,7 @@ import re
 import pytest
 
 from engine import codec, conflict
-from engine.game import new_game
+from engine.game import new_game, replay
 
 from .conftest import READY, TABLET_LANDSCAPE, TABLET_PORTRAIT, open_app
 
@@ -147,7 +147,9 @@ def test_spectator_link_hides_hands(page, base_url, new_device):
     assert page.evaluate("navigator.clipboard.readText()") == link
     assert page.locator(".share-block", has_text="Spectator view").get_by_role("button", name="Copied ✓").count() == 1
     game = codec.decode_share(link.split("g=", 1)[1])
-    assert game.setup["deck"] == "table" and game.seed == 0
+    # The copy keeps the game's own deck (the copy's mark, issue 30) and replays the cards played
+    assert game.setup["deck"] == "app" and game.setup["spectator"] is True and game.seed == 0
+    assert replay(game).deck_mode == "table"
     assert all(a["type"] != "discard" for a in game.actions)
     other = new_device(viewport=TABLET_LANDSCAPE, has_touch=True)
     try:

@@ -10,11 +10,11 @@ import re
 import pytest
 
 from engine import consim as cs
-from engine.game import replay
+from engine.game import apply, replay
 
 from .conftest import TABLET_LANDSCAPE, TABLET_PORTRAIT
 from .consim_kit import (
-    DRAFT_KEY, ROUTE, SIDES_KEY, TEMPLATES_KEY, TICKS_KEY, get, link, make, man, open_at, open_game, put, reload,
+    DRAFT_KEY, OWN, OWN_DECK, ROUTE, SIDES_KEY, TEMPLATES_KEY, TICKS_KEY, get, link, make, man, open_at, open_game, put, reload,
     state_of, wait_settle,
 )
 from .tablet import TABLET_IDS, TABLET_SIZES, assert_app_ok, assert_focus, assert_on_screen, safari_tap
@@ -36,6 +36,16 @@ def deal_of(*hands, **extra):
 
 
 ORDER = deal_of("AS", "KS", "QS", "JS", "10S", "9S", "8S")  # combatant i acts i-th
+# Entered cards and dice are the table's own (kit.OWN; OWN_DECK: the app's dice roll on the
+# table): the app's deck and dice are never entered (HR-CS-6, HR-CS-7, issue 35).
+
+
+def until_acting(game, who: int):
+    """``game`` with "next" applied until combatant ``who`` acts (CS-5)."""
+    while cs.acting(replay(game)) != who:
+        assert cs.acting(replay(game)) is not None, f"combatant {who} does not act this round"
+        game = apply(game, {"type": "next"})
+    return game
 
 
 # ---------------------------------------------------------------- issue 20: storage read back
@@ -113,7 +123,7 @@ def test_unreadable_draft_json_is_a_fresh_form(page, base_url):
 
 def test_cs_5_a_shot_moves_the_turn_on_and_the_next_actor_comes_up(page, base_url):
     page.set_viewport_size(TABLET_LANDSCAPE)
-    open_at(page, link(base_url, make(SQUAD, ORDER)))
+    open_at(page, link(base_url, make(SQUAD, ORDER, rules=OWN_DECK)))
     assert page.locator("[data-testid=current-actor]").inner_text() == "Sgt. Rook"
     page.get_by_role("button", name="Shoot…").tap()
     page.locator("[data-testid=shot-panel]").get_by_role("button", name="Sniper", exact=True).tap()
@@ -179,13 +189,14 @@ FOUR = ["firepower", "position", "visibility", "training"]
 
 def rook_seven_and_injured():
     """Round 1: Sgt. Rook (4 advantages, 5 cards) is injured by Rifleman 1 (unseen) and missed by the Sniper:
-    7 suppression and INJURED, fired on this round."""
-    return make(SQUAD, deal_of("AS KH QH JH 10H", "KS", "QS", "10C", "3C", "2H", "9D", advantages={"0": FOUR}),
-                *[{"type": "next"}] * 7,
-                {"type": "shoot", "shooter": 3, "targets": [0], "mode": "aimed", "cover": "none", "unseen": True,
-                 "semi": "damage", "dice": [{"d10": 9, "d6": 2, "countdown": 9}]},
-                {"type": "shoot", "shooter": 6, "targets": [0], "mode": "aimed", "cover": "none", "unseen": False,
-                 "dice": [{"d10": 1}]})
+    7 suppression and INJURED, fired on this round. The app deals (its deck: round 2 is dealt on the
+    table), the shots' dice are entered (the table's own dice)."""
+    g = make(SQUAD, {"type": "deal", "advantages": {"0": FOUR}}, rules={"dice": cs.DICE_TABLE})
+    assert len(replay(g).hands[0].dealt) == 5
+    g = apply(until_acting(g, 3), {"type": "shoot", "shooter": 3, "targets": [0], "mode": "aimed", "cover": "none",
+                                   "unseen": True, "semi": "damage", "dice": [{"d10": 9, "d6": 2, "countdown": 9}]})
+    return apply(until_acting(g, 6), {"type": "shoot", "shooter": 6, "targets": [0], "mode": "aimed",
+                                      "cover": "none", "unseen": False, "dice": [{"d10": 1}]})
 
 
 def test_defect_2_the_chip_says_exactly_what_the_next_deal_strikes(page, base_url):
@@ -220,7 +231,7 @@ def test_defect_2_six_suppression_on_one_card_says_no_cards(page, base_url):
              {"type": "shoot", "shooter": 6, "targets": [1], "mode": "aimed", "cover": "none", "unseen": False,
               "dice": [{"d10": 1}]},  # 5
              {"type": "shoot", "shooter": 4, "targets": [1], "mode": "aimed", "cover": "none", "unseen": False,
-              "semi": "hit", "dice": [{"d10": 1}]})  # 6
+              "semi": "hit", "dice": [{"d10": 1}]}, rules=OWN)  # 6
     assert replay(g).statuses[1].suppression == 6
     open_at(page, link(base_url, g))
     chip = page.locator("[data-testid=fighter-1] [data-testid=loss]")
@@ -230,7 +241,7 @@ def test_defect_2_six_suppression_on_one_card_says_no_cards(page, base_url):
 
 def test_defect_2_a_stunned_combatant_gets_no_cards_next_round(page, base_url):
     g = make(SQUAD, ORDER, {"type": "shoot", "shooter": 0, "targets": [3], "mode": "aimed", "cover": "none",
-                            "unseen": False, "dice": [{"d10": 10, "d6": 1}]})
+                            "unseen": False, "dice": [{"d10": 10, "d6": 1}]}, rules=OWN)
     open_at(page, link(base_url, g))
     assert page.locator("[data-testid=fighter-3] [data-testid=loss]").inner_text() == "no cards next round (STUNNED)"
 
@@ -267,8 +278,11 @@ def test_defect_3_add_to_roster_with_the_name_still_focused_clears_the_field(pag
 @pytest.mark.parametrize("size", [TABLET_SIZES[1], TABLET_SIZES[3]], ids=[TABLET_IDS[1], TABLET_IDS[3]])
 def test_defect_4_the_roster_is_in_sight_beside_the_acting_panel_after_a_shot(page, base_url, size):
     page.set_viewport_size(size)
+    # Sgt. Rook's shot leaves the Sniper INJURED (DYING in 5 rounds): the app's dice, from this seed
     g = make(SQUAD, ORDER, {"type": "shoot", "shooter": 0, "targets": [6], "mode": "aimed", "cover": "none",
-                            "unseen": False, "dice": [{"d10": 10, "d6": 2, "countdown": 5}]})
+                            "unseen": False}, rules=OWN_DECK, seed=2**127 + 101)
+    sniper = replay(g).statuses[6]
+    assert (sniper.condition, sniper.countdown) == (cs.Condition.INJURED, 5)
     open_at(page, link(base_url, g))
     page.get_by_role("button", name="Shoot…").tap()
     page.locator("[data-testid=shot-panel]").get_by_role("button", name="Rifleman 1", exact=True).tap()
@@ -294,7 +308,7 @@ def test_defect_4_the_roster_is_in_sight_beside_the_acting_panel_after_a_shot(pa
 
 def test_defect_5_ending_a_round_early_asks_first(page, base_url):
     page.set_viewport_size(TABLET_PORTRAIT)
-    open_at(page, link(base_url, make(SQUAD, ORDER)))
+    open_at(page, link(base_url, make(SQUAD, ORDER, rules=OWN_DECK)))
     before = len(open_game(page).actions)
     page.get_by_role("button", name="End round 1 now…").tap()
     dialog = page.get_by_role("alertdialog", name="End round 1?")
@@ -325,7 +339,7 @@ def test_wording_of_wounds_countdowns_treatment_and_vehicle_suppression(page, ba
              {"type": "shoot", "shooter": 1, "targets": [4], "mode": "aimed", "cover": "none", "unseen": False,
               "dice": [{"d10": 10, "d6": 5, "countdown": 1}]},  # DYING, dead in 1 round
              {"type": "shoot", "shooter": 2, "targets": [6], "mode": "aimed", "cover": "none", "unseen": False,
-              "semi": "hit", "dice": [{"d10": 10, "d6": 3, "countdown": 2}]})  # INJURED
+              "semi": "hit", "dice": [{"d10": 10, "d6": 3, "countdown": 2}]}, rules=OWN)  # INJURED
     open_at(page, link(base_url, g))
     text = page.locator("#app-initiative").inner_text()
     assert "DEAD (CS-10) — DEAD (CS-10)" not in text and "DEAD (CS-10)." in text
@@ -336,7 +350,7 @@ def test_wording_of_wounds_countdowns_treatment_and_vehicle_suppression(page, ba
     page.get_by_role("button", name="Treat Sniper (stops the DYING countdown)").tap()
     assert "treated: will not start DYING" in page.locator("[data-testid=fighter-6]").inner_text()
     # the Tank's shot: "2 suppression (1 ×2 for the ground-vehicle weapon)", not "2 …, ×2"
-    tank = make(SQUAD, deal_of("2S", "3S", "4S", "5S", "6S", "AS", "7S"))
+    tank = make(SQUAD, deal_of("2S", "3S", "4S", "5S", "6S", "AS", "7S"), rules=OWN_DECK)
     open_at(page, link(base_url, tank))
     page.get_by_role("button", name="Shoot…").tap()
     odds = page.locator("[data-testid=odds]").inner_text()

@@ -41,8 +41,10 @@ from typing import Any
 from . import game as games
 from .ascension_tables import MANEUVER_NAMES, TIER_NAMES
 from .rules import Variant
+from .text import plural
 
-__all__ = ["Entry", "Section", "Record", "RecordError", "TOOL_TITLES", "record", "to_markdown", "to_text"]
+__all__ = ["Entry", "Section", "Record", "RecordError", "TOOL_TITLES", "record", "to_markdown", "to_text", "entry",
+           "cards_text", "dice_text"]
 
 #: The tools' names, as the app's navigation says them.
 TOOL_TITLES: Mapping[str, str] = {
@@ -129,13 +131,14 @@ def record(game: games.Game, *, name: str | None = None,
     public = mod.public_game(game)
     state = games.replay(public)
     labels = games.history(public)[: public.position]
-    part = _PARTS.get(game.kind)
+    part = getattr(mod, "record_part", None) or _PARTS.get(game.kind)  # the system's hook (engine.system)
     people: tuple[str, ...] = ()
     table: list[Section] = []
     problems = False
     if part is not None:
         try:
-            people, table = part(mod, state, public)
+            people, table = part(state, public) if part is getattr(mod, "record_part", None) \
+                else part(mod, state, public)
         except _SHAPE_ERRORS:
             people, table, problems = (), [], True
     over = bool(getattr(state, "is_over", False))
@@ -267,23 +270,21 @@ def _house_section(mod) -> Section:
 # The systems' tables and logs (documented state attributes only)
 
 
-def _entry(text: str, ref: str, details: Iterable[str] = ()) -> Entry:
+def entry(text: str, ref: str, details: Iterable[str] = ()) -> Entry:
     """An entry with ``ref`` before it, unless the text starts with it already
     ("Round 2: …" needs no "Round 2" in front)."""
     return Entry(text, ref="" if text.startswith(ref) else ref, details=tuple(details))
 
 
-def _cards(cards: Iterable[Any]) -> str:
+def cards_text(cards: Iterable[Any]) -> str:
     """Cards as ink-friendly text: rank and suit symbol ("10♦ Q♠")."""
     return " ".join(getattr(card, "label", str(card)) for card in cards)
 
 
-def _dice(dice: Iterable[int]) -> str:
+def dice_text(dice: Iterable[int]) -> str:
     return " ".join(str(int(d)) for d in dice)
 
 
-def _plural(count: int, noun: str, plural: str | None = None) -> str:
-    return f"{count} {noun if count == 1 else (plural or noun + 's')}"
 
 
 def _conflict(mod, state, game) -> tuple[tuple[str, ...], list[Section]]:
@@ -311,7 +312,7 @@ def _conflict(mod, state, game) -> tuple[tuple[str, ...], list[Section]]:
         details = [result.explanation]
         if played:
             details.append(f"Cards: {played}")
-        rounds.append(_entry(result.headline, f"Round {result.number}", details))
+        rounds.append(entry(result.headline, f"Round {result.number}", details))
     log = Section("log", "Conflict log", tuple(rounds),
                   intro=f"In-world time: {state.elapsed} (OIC-3, OIC-17)." if rounds else "No round finished yet.")
     return people, [table, log]
@@ -323,25 +324,25 @@ def _campaign(mod, state, game) -> tuple[tuple[str, ...], list[Section]]:
     for p, player in enumerate(state.players):
         stake = state.stakes[p]
         text = f"{player}{' (the dummy, CMP-9)' if p == 1 and state.dummy else ''}: " \
-               f"{_plural(state.card_count(p), 'card')}"
+               f"{plural(state.card_count(p), 'card')}"
         if stake is not None:
             text += f", stake {stake.label} face up"
         rows.append(Entry(text))
     if state.pool:
-        rows.append(Entry(f"Pool (face up): {_cards(state.pool)}"))
+        rows.append(Entry(f"Pool (face up): {cards_text(state.pool)}"))
     rows.append(Entry(f"Battles fought: {state.fought}"))
     for roll in state.rolls:
-        rows.append(Entry(f"Exhaustion roll after battle {roll.battles}: dice {_dice(roll.dice)}, lower "
+        rows.append(Entry(f"Exhaustion roll after battle {roll.battles}: dice {dice_text(roll.dice)}, lower "
                           f"{roll.lower} + {roll.battles} = {roll.total}"
                           f"{' (exhausted)' if roll.exhausted else ''}", ref="CMP-6"))
     treaty = state.treaty
     if treaty is not None:
         for p, player in enumerate(state.players):
             hand = treaty.hands[p]
-            details = [f"Cards at the table: {_cards(treaty.cards[p])}"]
+            details = [f"Cards at the table: {cards_text(treaty.cards[p])}"]
             if treaty.drawn[p]:
-                details.append(f"Drawn there: {_cards(treaty.drawn[p])}")
-            rows.append(Entry(f"{player}: {hand} ({_cards(hand.cards)})", ref="CMP-8", details=tuple(details)))
+                details.append(f"Drawn there: {cards_text(treaty.drawn[p])}")
+            rows.append(Entry(f"{player}: {hand} ({cards_text(hand.cards)})", ref="CMP-8", details=tuple(details)))
         rows.append(Entry(treaty.explanation))
     table = Section("table", "The table", tuple(rows))
     entries = []
@@ -349,7 +350,7 @@ def _campaign(mod, state, game) -> tuple[tuple[str, ...], list[Section]]:
         text = item.text
         missing = [c for c in item.cards if c.label not in text]
         if missing:
-            text += f" ({_cards(item.cards)})"
+            text += f" ({cards_text(item.cards)})"
         entries.append(Entry(text, ref=item.rule))
     log = Section("log", "Campaign log", tuple(entries), intro="Every card that moved, and why.")
     return people, [table, log]
@@ -376,11 +377,11 @@ def _initiative(mod, state, game) -> tuple[tuple[str, ...], list[Section]]:
                 parts.append("first aid given")
             hand = state.hands[i] if i < len(state.hands) else None
             if state.phase == "round" and hand is not None and hand.kept:
-                parts.append(f"cards {_cards(hand.kept)}")
+                parts.append(f"cards {cards_text(hand.kept)}")
             details.append(f"{fighter.name}{' (PC)' if fighter.player else ''}: {', '.join(parts)}")
         count = sum(1 for i in hidden if state.combatants[i].side == s)
         if count:
-            details.append(f"{_plural(count, 'combatant')} of the Observer: hidden")
+            details.append(f"{plural(count, 'combatant')} of the Observer: hidden")
         groups.append(Entry(side, details=tuple(details)))
     order = []
     if state.phase == "round" and state.turns:
@@ -393,7 +394,7 @@ def _initiative(mod, state, game) -> tuple[tuple[str, ...], list[Section]]:
     if order:
         intro += " Acting order (CS-5): " + ", ".join(order) + "."
     table = Section("table", "Roster", tuple(groups), intro=intro)
-    entries = tuple(_entry(item.text, f"Round {item.round}") for item in state.log
+    entries = tuple(entry(item.text, f"Round {item.round}") for item in state.log
                     if not any(i in hidden for i in item.who))
     log = Section("log", "Round log", entries, intro="" if entries else "Nothing happened yet.")
     return people, [table, log]
@@ -416,7 +417,7 @@ def _battle(mod, state, game) -> tuple[tuple[str, ...], list[Section]]:
             text = (f"{unit.name}{f' ({role})' if role else ''}: attack {unit.attack}, defense {unit.defense}, "
                     f"mobility {unit.mobility}{traits}; {unit.toughness()}")
             if state.damage[s][u] and not state.destroyed[s][u]:
-                text += f"; {_plural(state.damage[s][u], 'casualty', 'casualties')} carried"
+                text += f"; {plural(state.damage[s][u], 'casualty', 'casualties')} carried"
             details.append(text)
         armies.append(Entry(army.name, details=tuple(details)))
     table = Section("table", "Armies", tuple(armies), intro=f"Week {state.week}.")
@@ -429,10 +430,10 @@ def _battle(mod, state, game) -> tuple[tuple[str, ...], list[Section]]:
                 bid += " (" + ", ".join(getattr(stratagems.get(k), "name", k) for k in week.stratagems[s]) + ")"
             if week.read_as[s] != week.maneuvers[s]:
                 bid += f", read as {maneuver.get(week.read_as[s], week.read_as[s])}"
-            dice = _dice(week.dice[s]) or "no dice"
-            line = (f"{names[s]}: {bid}; {_plural(week.pools[s].dice, 'die', 'dice')} rolled: {dice} → "
-                    f"{_plural(week.successes[s], 'success', 'successes')}; reads “{week.cells[s].text}”; "
-                    f"takes {_plural(week.taken[s], 'casualty', 'casualties')}")
+            dice = dice_text(week.dice[s]) or "no dice"
+            line = (f"{names[s]}: {bid}; {plural(week.pools[s].dice, 'die', 'dice')} rolled: {dice} → "
+                    f"{plural(week.successes[s], 'success', 'successes')}; reads “{week.cells[s].text}”; "
+                    f"takes {plural(week.taken[s], 'casualty', 'casualties')}")
             if week.mitigated[s]:
                 line += f" ({week.mitigated[s]} mitigated)"
             if week.lost[s]:
@@ -442,7 +443,7 @@ def _battle(mod, state, game) -> tuple[tuple[str, ...], list[Section]]:
         details.extend(week.notes)
         if week.ended:
             details.append(week.ended)
-        weeks.append(_entry(week.headline, f"Week {week.week}", details))
+        weeks.append(entry(week.headline, f"Week {week.week}", details))
     log = Section("log", "Battle log", tuple(weeks), intro="" if weeks else "No week rolled yet.")
     return names, [table, log]
 

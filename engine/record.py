@@ -34,6 +34,7 @@ system provides for every action, old or new.
 from __future__ import annotations
 
 import re
+from types import MappingProxyType
 from dataclasses import dataclass
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -41,18 +42,14 @@ from typing import Any
 from . import game as games
 from .ascension_tables import MANEUVER_NAMES, TIER_NAMES
 from .rules import Variant
+from .registry import TABLES
 from .text import plural
 
 __all__ = ["Entry", "Section", "Record", "RecordError", "TOOL_TITLES", "record", "to_markdown", "to_text", "entry",
            "cards_text", "dice_text"]
 
-#: The tools' names, as the app's navigation says them.
-TOOL_TITLES: Mapping[str, str] = {
-    "conflict": "Organizations In Conflict",
-    "campaign": "Campaign",
-    "initiative": "CONSIM",
-    "battle": "Ascension Isle",
-}
+#: The tools' names, as the app's navigation says them (engine.registry).
+TOOL_TITLES: Mapping[str, str] = MappingProxyType({table.kind: table.title for table in TABLES})
 
 #: Exceptions that mean "this part of the state is not what this version expects".
 _SHAPE_ERRORS = (AttributeError, TypeError, KeyError, IndexError, ValueError)

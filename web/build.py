@@ -28,6 +28,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from engine import conflict
+from engine.registry import TABLES
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "web" / "templates"
@@ -117,20 +118,9 @@ PYSCRIPT_CONFIG = {
                 "!py-terminal"],
 }
 
-TOOLS = (
-    {"route": "conflict", "title": "Organizations In Conflict", "short": "Conflict",
-     "symbol": "♠", "built": True,
-     "blurb": "A card duel between alliances of organizations: suit ratings, scopes, "
-              "a trump circle and rounds that change the balance of power."},
-    {"route": "campaign", "title": "Campaign", "short": "Campaign", "symbol": "♥", "built": True,
-     "blurb": "A wargame campaign of hands, stakes and a pool, ending in an exhaustion roll "
-              "and a peace treaty decided by the best poker hand."},
-    {"route": "initiative", "title": "CONSIM", "short": "Initiative", "symbol": "♣", "built": True,
-     "blurb": "Card initiative, suppression, shooting and wounds for skirmishes."},
-    {"route": "battle", "title": "Ascension Isle", "short": "Battle", "symbol": "♦", "built": True,
-     "blurb": "Army battles: blind maneuver bids, dice pools with reinforcement dice, "
-              "stratagems and result matrices."},
-)
+#: The home page's tiles: every table of the registry (engine.registry).
+TOOLS = tuple({"route": table.route, "title": table.title, "short": table.short, "symbol": table.symbol,
+               "built": True, "blurb": table.blurb} for table in TABLES)
 
 
 def sha(data: bytes) -> str:
@@ -487,8 +477,13 @@ def boot_module(app: bytes, stdlib: bytes = b"") -> str:
 
 
 def style_sheet() -> bytes:
-    """``style.css``: the parts of ``static/css/`` in name order (base first)."""
-    return b"".join(path.read_bytes() for path in sorted(CSS_PARTS.glob("*.css")))
+    """``style.css``: the parts of ``static/css/`` in name order (base first); every
+    table's own part (engine.registry) must be there."""
+    parts = sorted(CSS_PARTS.glob("*.css"))
+    missing = [t.stylesheet for t in TABLES if not (CSS_PARTS / t.stylesheet).is_file()]
+    if missing:
+        raise SystemExit(f"build: the style sheet parts of {', '.join(missing)} are missing from {CSS_PARTS}")
+    return b"".join(path.read_bytes() for path in parts)
 
 
 def icon_png(size: int, maskable: bool = False) -> bytes:

@@ -79,10 +79,10 @@ $(POPPLER) &:
 deps: $(VENV)/.installed node_modules/.installed
 
 site: deps
-	$(PY) -m web.build
+	$(PY) -m builder.build
 
 play: site
-	$(PY) -m web.serve --port $(PORT)
+	$(PY) -m builder.serve --port $(PORT)
 
 test-engine: $(VENV)/.installed
 	$(PY) -m pytest tests/engine -q

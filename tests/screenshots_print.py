@@ -28,7 +28,7 @@ from tests.engine.test_record import (
     conflict_game,
     consim_game,
 )
-from web.serve import serve_in_thread
+from builder.serve import serve_in_thread
 
 OUT = Path(__file__).resolve().parents[1] / "screenshots" / "print"
 PAPERS = ("A4", "Letter")

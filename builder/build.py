@@ -539,8 +539,8 @@ def manifest() -> str:
 def battle_matrices() -> dict:
     """The Ascension Isle result tables (AI-10, AI-11) and matchups (AI-13) for the prerendered
     matrices, from the engine's one copy of them (engine/ascension_tables.py)."""
-    from engine import ascension_tables as t
     from engine.ascension import HOUSE_RULES, cell_effect
+    from engine.ascension import tables as t
 
     def kind(text: str) -> str:
         effect = cell_effect(text)

@@ -54,9 +54,9 @@ from __future__ import annotations
 import importlib
 import math
 import random
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import ModuleType
-from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .registry import TABLES

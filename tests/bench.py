@@ -629,7 +629,7 @@ def report(data: dict[str, Any]) -> str:
             if key in w:
                 lines.append(_line(label, w.get(key)))
         if "app_sw_controlled" in w:
-            lines.append(f"  app from service-worker cache: "
+            lines.append("  app from service-worker cache: "
                          + ("not measured" if w["app_sw_controlled"] else
                             f"n/a, no worker controls the page (the shell says {w.get('app_sw_shell')!r})"))
         for key, label in (("app_cold_fcp", "first contentful paint, app cold"),

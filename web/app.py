@@ -121,8 +121,8 @@ class App:
             return
         el = platform.py(route_el.querySelector(selector))
         if el is not None:
-            from pyodide.ffi import to_js  # type: ignore[import-not-found]
             from js import Object  # type: ignore[import-not-found]
+            from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
             el.scrollIntoView(to_js({"block": "start"}, dict_converter=Object.fromEntries))
 
@@ -598,8 +598,8 @@ def _css_string(text: str) -> str:
 
 def _focus(el) -> None:
     """Focus ``el``; scroll only when it is not on screen already."""
-    from pyodide.ffi import to_js  # type: ignore[import-not-found]
     from js import Object  # type: ignore[import-not-found]
+    from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
     el.focus(to_js({"preventScroll": True}, dict_converter=Object.fromEntries))
     rect = el.getBoundingClientRect()

@@ -43,8 +43,8 @@ import random
 import re
 import time
 import unicodedata
-from dataclasses import dataclass
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
 from engine import codec

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from web import build, stdlib_fallback
+from builder import build, stdlib_fallback
 
 FULL = (build.NODE / "pyodide" / build.STDLIB_FULL).read_bytes()
 INDEX = build.stdlib_index(FULL)

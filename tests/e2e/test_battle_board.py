@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import pytest
 
-from engine import ascension as ai
 from engine import codec
 from engine.game import replay
 

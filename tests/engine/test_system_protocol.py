@@ -42,7 +42,7 @@ def test_a_hook_that_is_not_one_is_a_bug_not_an_absent_hook():
     assert system.hook(games.system("battle"), "undo_warning") is not None
 
 
-MODULES_WITH_DOCTESTS = ["engine.poker", "engine.zerosum", "engine.cards", "engine.text"]
+MODULES_WITH_DOCTESTS = ["engine.poker", "engine.campaign.poker", "engine.zerosum", "engine.cards", "engine.text"]
 
 
 @pytest.mark.parametrize("name", MODULES_WITH_DOCTESTS)
@@ -50,5 +50,5 @@ def test_the_doctests_run(name):
     module = importlib.import_module(name)
     failed, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert failed == 0
-    if name in ("engine.poker", "engine.zerosum"):
+    if name in ("engine.poker", "engine.campaign.poker", "engine.zerosum"):
         assert tried > 0

@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: play site test test-engine test-pyodide test-e2e test-webkit bench screenshots clean deps
+.PHONY: play site lint test test-engine test-pyodide test-e2e test-webkit bench screenshots clean deps
 .PHONY: mutate screenshots-print
 
 # Browsers come from Debian's apt (as root, or through sudo); `apt-get update` runs at
@@ -79,10 +79,10 @@ $(POPPLER) &:
 deps: $(VENV)/.installed node_modules/.installed
 
 site: deps
-	$(PY) -m web.build
+	$(PY) -m builder.build
 
 play: site
-	$(PY) -m web.serve --port $(PORT)
+	$(PY) -m builder.serve --port $(PORT)
 
 test-engine: $(VENV)/.installed
 	$(PY) -m pytest tests/engine -q
@@ -101,8 +101,12 @@ test-webkit: site $(WEBKIT)
 # one (the longer) goes on. Each writes its own log, printed in full once all three are
 # done, and any failing fails `make test` (the logs are not under test-results/:
 # pytest-playwright empties it). Then the Chromium e2e suite, on every core.
+# Lint and import order (ruff, pyproject.toml [tool.ruff]): a second or two, first.
+lint: $(VENV)/.installed
+	$(PY) -m ruff check engine web builder tests
+
 TEST_LOGS := .test-logs
-test: site /usr/bin/chromium $(HEADLESS_SHELL) /usr/bin/zbarimg $(POPPLER) $(WEBKIT)
+test: lint site /usr/bin/chromium $(HEADLESS_SHELL) /usr/bin/zbarimg $(POPPLER) $(WEBKIT)
 	@mkdir -p $(TEST_LOGS) && rm -f $(TEST_LOGS)/*.rc
 	@start=$$(date +%s); \
 	( $(PY) -m pytest tests/engine tests/web tests/build -q > $(TEST_LOGS)/cpython.log 2>&1; \

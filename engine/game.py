@@ -54,11 +54,12 @@ from __future__ import annotations
 import importlib
 import math
 import random
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import ModuleType
-from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from .registry import TABLES
 from .rules import SettingsError, resolve_rules
 from .text import brief_repr
 
@@ -72,13 +73,9 @@ __all__ = [
     "history", "validate",
 ]
 
-#: The four systems, by kind. Imported on first use.
-SYSTEM_MODULES: dict[str, str] = {
-    "conflict": "engine.conflict",
-    "campaign": "engine.campaign",
-    "initiative": "engine.consim",
-    "battle": "engine.ascension",
-}
+#: The four systems' packages, by kind (from the one table registry, engine.registry).
+#: Imported on first use. A stand-in system registers here (tests/engine/fakesys.py).
+SYSTEM_MODULES: dict[str, str] = {table.kind: table.module for table in TABLES}
 
 #: Seeds are unsigned integers of up to 128 bits (they travel in links and JSON as
 #: numbers). The app's own seeds are 128 bits from the operating system's generator

@@ -34,23 +34,20 @@ system provides for every action, old or new.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from . import game as games
-from .ascension_tables import MANEUVER_NAMES, TIER_NAMES
+from .registry import TABLES
 from .rules import Variant
 
-__all__ = ["Entry", "Section", "Record", "RecordError", "TOOL_TITLES", "record", "to_markdown", "to_text"]
+__all__ = ["Entry", "Section", "Record", "RecordError", "TOOL_TITLES", "record", "to_markdown", "to_text", "entry",
+           "cards_text", "dice_text"]
 
-#: The tools' names, as the app's navigation says them.
-TOOL_TITLES: Mapping[str, str] = {
-    "conflict": "Organizations In Conflict",
-    "campaign": "Campaign",
-    "initiative": "CONSIM",
-    "battle": "Ascension Isle",
-}
+#: The tools' names, as the app's navigation says them (engine.registry).
+TOOL_TITLES: Mapping[str, str] = MappingProxyType({table.kind: table.title for table in TABLES})
 
 #: Exceptions that mean "this part of the state is not what this version expects".
 _SHAPE_ERRORS = (AttributeError, TypeError, KeyError, IndexError, ValueError)
@@ -129,13 +126,13 @@ def record(game: games.Game, *, name: str | None = None,
     public = mod.public_game(game)
     state = games.replay(public)
     labels = games.history(public)[: public.position]
-    part = _PARTS.get(game.kind)
+    part = getattr(mod, "record_part", None)  # the system's part of the record (engine.system)
     people: tuple[str, ...] = ()
     table: list[Section] = []
     problems = False
     if part is not None:
         try:
-            people, table = part(mod, state, public)
+            people, table = part(state, public)
         except _SHAPE_ERRORS:
             people, table, problems = (), [], True
     over = bool(getattr(state, "is_over", False))
@@ -203,7 +200,7 @@ def _rules_section(mod, game: games.Game) -> Section:
         if not isinstance(variant, Variant):
             continue
         value = game.rules.get(variant.key, variant.default)
-        text, details = _setting(variant, value)
+        text, details = _setting(variant, value, getattr(mod, "SETTING_WORDS", None) or {})
         entries.append(Entry(f"{variant.label}: {text}", ref=variant.rule_id, tag="variant", details=details))
     rulings = tuple(getattr(mod, "RULINGS", ()))
     if rulings:
@@ -213,9 +210,9 @@ def _rules_section(mod, game: games.Game) -> Section:
     return Section("rules", "Rules settings", tuple(entries), intro=intro)
 
 
-def _setting(variant: Variant, value: Any) -> tuple[str, tuple[str, ...]]:
+def _setting(variant: Variant, value: Any, words: Mapping[str, str]) -> tuple[str, tuple[str, ...]]:
     """A setting in players' words: a fixed choice by its text, a free-form one (a house
-    table) as the changes it makes, one per line."""
+    table) as the changes it makes, one per line, its keys in the system's ``words``."""
     if variant.choices:
         try:
             return variant.describe(value), ()
@@ -225,7 +222,7 @@ def _setting(variant: Variant, value: Any) -> tuple[str, tuple[str, ...]]:
     if not leaves:
         return "none (as in the rules)", ()
     return f"{len(leaves)} change{'s' if len(leaves) != 1 else ''}", tuple(
-        f"{' · '.join(_words(p) for p in path)}: {text}" for path, text in leaves)
+        f"{' · '.join(_words(p, words) for p in path)}: {text}" for path, text in leaves)
 
 
 def _leaves(value: Any, path: tuple[str, ...] = ()) -> Iterable[tuple[tuple[str, ...], str]]:
@@ -239,12 +236,10 @@ def _leaves(value: Any, path: tuple[str, ...] = ()) -> Iterable[tuple[tuple[str,
         yield path, _plain(value)
 
 
-#: Settings keys in words (the battle's house tables are keyed by tier and maneuver).
-_KEY_WORDS: Mapping[str, str] = {**TIER_NAMES, **MANEUVER_NAMES}
-
-
-def _words(key: str) -> str:
-    return _KEY_WORDS.get(key, key.replace("_", " "))
+def _words(key: str, words: Mapping[str, str]) -> str:
+    """A settings key in words: the system's ``SETTING_WORDS`` (the battle's house tables are
+    keyed by tier and maneuver), else the key with spaces for underscores."""
+    return words.get(key, key.replace("_", " "))
 
 
 def _plain(value: Any) -> str:
@@ -267,187 +262,47 @@ def _house_section(mod) -> Section:
 # The systems' tables and logs (documented state attributes only)
 
 
-def _entry(text: str, ref: str, details: Iterable[str] = ()) -> Entry:
+def entry(text: str, ref: str, details: Iterable[str] = ()) -> Entry:
     """An entry with ``ref`` before it, unless the text starts with it already
-    ("Round 2: …" needs no "Round 2" in front)."""
-    return Entry(text, ref="" if text.startswith(ref) else ref, details=tuple(details))
+    ("Round 2: …" needs no "Round 2" in front). For the systems' ``record_part``."""
+    if not isinstance(text, str) or not isinstance(ref, str):
+        raise RecordError("An entry's text and reference must be text")
+    lines = _listed(details, "An entry's details")
+    if not all(isinstance(line, str) for line in lines):
+        raise RecordError("An entry's details must be lines of text")
+    return Entry(text, ref="" if text.startswith(ref) else ref, details=tuple(lines))
 
 
-def _cards(cards: Iterable[Any]) -> str:
+def cards_text(cards: Iterable[Any]) -> str:
     """Cards as ink-friendly text: rank and suit symbol ("10♦ Q♠")."""
-    return " ".join(getattr(card, "label", str(card)) for card in cards)
+    labels = [card if isinstance(card, str) else getattr(card, "label", None) for card in _listed(cards, "The cards")]
+    if not all(isinstance(label, str) for label in labels):
+        raise RecordError("The cards must be cards (or their names)")
+    return " ".join(labels)
 
 
-def _dice(dice: Iterable[int]) -> str:
-    return " ".join(str(int(d)) for d in dice)
+def dice_text(dice: Iterable[int]) -> str:
+    """Dice as text: "6 3 1"."""
+    faces = _listed(dice, "The dice")
+    if not all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d <= 1000 for d in faces):
+        raise RecordError("The dice must be whole numbers (faces)")
+    return " ".join(str(d) for d in faces)
 
 
-def _plural(count: int, noun: str, plural: str | None = None) -> str:
-    return f"{count} {noun if count == 1 else (plural or noun + 's')}"
+def _listed(values: Any, what: str, most: int = 10_000) -> list[Any]:
+    """``values`` as a list (at most ``most``), or :class:`RecordError` in a player's words."""
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+        raise RecordError(f"{what} must be a list")
+    out = []
+    for value in values:
+        out.append(value)
+        if len(out) > most:
+            raise RecordError(f"{what} are more than {most:,}")
+    return out
 
 
-def _conflict(mod, state, game) -> tuple[tuple[str, ...], list[Section]]:
-    people = tuple(side.name for side in state.sides)
-    sides = []
-    for s, side in enumerate(state.sides):
-        start = state.initial_sides[s]
-        details = []
-        for p, player in enumerate(side.players):
-            for o, org in enumerate(player.organizations):
-                before = start.players[p].organizations[o].power
-                power = f"power {before}" if before == org.power else f"power {before} → {org.power}"
-                where = f", {org.location}" if org.location else ""
-                details.append(f"{player.name}: {org.name} ({org.suit.symbol} {org.suit.noun}), {power}{where}")
-        role = " — aggressor this round" if state.aggressor == s and not state.is_over else ""
-        sides.append(Entry(f"{side.name} ({side.scope.label}){role}", details=tuple(details)))
-    if state.chain and not state.is_over:
-        sides.append(Entry("On the table this round: " + " → ".join(
-            f"{state.sides[play.side].name} {play.card.label}" for play in state.chain)))
-    table = Section("table", "Sides", tuple(sides),
-                    intro=f"Conflict scope: {state.scope.label}. Powers as set up → now (OIC-16).")
-    rounds = []
-    for result in state.results:
-        played = " → ".join(f"{state.sides[play.side].name} {play.card.label}" for play in result.plays)
-        details = [result.explanation]
-        if played:
-            details.append(f"Cards: {played}")
-        rounds.append(_entry(result.headline, f"Round {result.number}", details))
-    log = Section("log", "Conflict log", tuple(rounds),
-                  intro=f"In-world time: {state.elapsed} (OIC-3, OIC-17)." if rounds else "No round finished yet.")
-    return people, [table, log]
 
 
-def _campaign(mod, state, game) -> tuple[tuple[str, ...], list[Section]]:
-    people = tuple(state.players)
-    rows = []
-    for p, player in enumerate(state.players):
-        stake = state.stakes[p]
-        text = f"{player}{' (the dummy, CMP-9)' if p == 1 and state.dummy else ''}: " \
-               f"{_plural(state.card_count(p), 'card')}"
-        if stake is not None:
-            text += f", stake {stake.label} face up"
-        rows.append(Entry(text))
-    if state.pool:
-        rows.append(Entry(f"Pool (face up): {_cards(state.pool)}"))
-    rows.append(Entry(f"Battles fought: {state.fought}"))
-    for roll in state.rolls:
-        rows.append(Entry(f"Exhaustion roll after battle {roll.battles}: dice {_dice(roll.dice)}, lower "
-                          f"{roll.lower} + {roll.battles} = {roll.total}"
-                          f"{' (exhausted)' if roll.exhausted else ''}", ref="CMP-6"))
-    treaty = state.treaty
-    if treaty is not None:
-        for p, player in enumerate(state.players):
-            hand = treaty.hands[p]
-            details = [f"Cards at the table: {_cards(treaty.cards[p])}"]
-            if treaty.drawn[p]:
-                details.append(f"Drawn there: {_cards(treaty.drawn[p])}")
-            rows.append(Entry(f"{player}: {hand} ({_cards(hand.cards)})", ref="CMP-8", details=tuple(details)))
-        rows.append(Entry(treaty.explanation))
-    table = Section("table", "The table", tuple(rows))
-    entries = []
-    for item in state.log:
-        text = item.text
-        missing = [c for c in item.cards if c.label not in text]
-        if missing:
-            text += f" ({_cards(item.cards)})"
-        entries.append(Entry(text, ref=item.rule))
-    log = Section("log", "Campaign log", tuple(entries), intro="Every card that moved, and why.")
-    return people, [table, log]
-
-
-def _initiative(mod, state, game) -> tuple[tuple[str, ...], list[Section]]:
-    hidden = {i for i in range(len(state.combatants)) if mod.is_hidden(state, i)}
-    people = tuple(state.sides)
-    groups = []
-    for s, side in enumerate(state.sides):
-        details = []
-        for i, fighter in enumerate(state.combatants):
-            if fighter.side != s or i in hidden:
-                continue
-            st = state.statuses[i]
-            parts = [st.condition.label]
-            if st.suppression:
-                parts.append(f"suppression {st.suppression}")
-            if st.countdown is not None:
-                parts.append(f"countdown {st.countdown}")
-            if st.treated:
-                parts.append("treated")
-            if st.first_aid:
-                parts.append("first aid given")
-            hand = state.hands[i] if i < len(state.hands) else None
-            if state.phase == "round" and hand is not None and hand.kept:
-                parts.append(f"cards {_cards(hand.kept)}")
-            details.append(f"{fighter.name}{' (PC)' if fighter.player else ''}: {', '.join(parts)}")
-        count = sum(1 for i in hidden if state.combatants[i].side == s)
-        if count:
-            details.append(f"{_plural(count, 'combatant')} of the Observer: hidden")
-        groups.append(Entry(side, details=tuple(details)))
-    order = []
-    if state.phase == "round" and state.turns:
-        for turn in state.turns:
-            if turn.combatant in hidden:
-                continue
-            order.append(f"{turn.card.label} {state.combatants[turn.combatant].name}"
-                         f"{' (acted)' if turn.done else ''}")
-    intro = f"Round {state.round}." if state.round else "Before the first deal."
-    if order:
-        intro += " Acting order (CS-5): " + ", ".join(order) + "."
-    table = Section("table", "Roster", tuple(groups), intro=intro)
-    entries = tuple(_entry(item.text, f"Round {item.round}") for item in state.log
-                    if not any(i in hidden for i in item.who))
-    log = Section("log", "Round log", entries, intro="" if entries else "Nothing happened yet.")
-    return people, [table, log]
-
-
-def _battle(mod, state, game) -> tuple[tuple[str, ...], list[Section]]:
-    names = tuple(army.name for army in state.armies)
-    maneuver = getattr(mod, "MANEUVER_NAMES", {})
-    tiers = getattr(mod, "TIER_NAMES", {})
-    stratagems = getattr(mod, "STRATAGEM_BY_KEY", {})
-    armies = []
-    for s, army in enumerate(state.armies):
-        details = []
-        if army.general is not None:
-            details.append(f"General: {army.general.name}, level {army.general.level}")
-        for u, unit in enumerate(army.units):
-            roles = [r for r, at in (("vanguard", state.vanguards[s]), ("rearguard", state.rearguards[s])) if at == u]
-            traits = f"; {', '.join(unit.traits)}" if unit.traits else ""
-            role = "destroyed" if state.destroyed[s][u] else " and ".join(roles)
-            text = (f"{unit.name}{f' ({role})' if role else ''}: attack {unit.attack}, defense {unit.defense}, "
-                    f"mobility {unit.mobility}{traits}; {unit.toughness()}")
-            if state.damage[s][u] and not state.destroyed[s][u]:
-                text += f"; {_plural(state.damage[s][u], 'casualty', 'casualties')} carried"
-            details.append(text)
-        armies.append(Entry(army.name, details=tuple(details)))
-    table = Section("table", "Armies", tuple(armies), intro=f"Week {state.week}.")
-    weeks = []
-    for week in state.weeks:
-        details = []
-        for s in (0, 1):
-            bid = maneuver.get(week.maneuvers[s], week.maneuvers[s])
-            if week.stratagems[s]:
-                bid += " (" + ", ".join(getattr(stratagems.get(k), "name", k) for k in week.stratagems[s]) + ")"
-            if week.read_as[s] != week.maneuvers[s]:
-                bid += f", read as {maneuver.get(week.read_as[s], week.read_as[s])}"
-            dice = _dice(week.dice[s]) or "no dice"
-            line = (f"{names[s]}: {bid}; {_plural(week.pools[s].dice, 'die', 'dice')} rolled: {dice} → "
-                    f"{_plural(week.successes[s], 'success', 'successes')}; reads “{week.cells[s].text}”; "
-                    f"takes {_plural(week.taken[s], 'casualty', 'casualties')}")
-            if week.mitigated[s]:
-                line += f" ({week.mitigated[s]} mitigated)"
-            if week.lost[s]:
-                line += f"; destroyed: {', '.join(week.lost[s])}"
-            details.append(line)
-        details.append(f"{tiers.get(week.tier, week.tier)}, margin {week.margin} (AI-8)")
-        details.extend(week.notes)
-        if week.ended:
-            details.append(week.ended)
-        weeks.append(_entry(week.headline, f"Week {week.week}", details))
-    log = Section("log", "Battle log", tuple(weeks), intro="" if weeks else "No week rolled yet.")
-    return names, [table, log]
-
-
-_PARTS = {"conflict": _conflict, "campaign": _campaign, "initiative": _initiative, "battle": _battle}
 
 
 # ---------------------------------------------------------------------------

@@ -7,8 +7,8 @@ Settings travel with a saved game and a shared link.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from .text import brief_repr, key_text

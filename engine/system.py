@@ -79,6 +79,8 @@ OPTIONAL_HOOKS: dict[str, str] = {
                    "replaying (engine.game.MAX_REPLAY_WORK; issue 30)",
     "record_part": "record_part(state, game) -> (facts, sections): the system's part of the printable "
                    "record, made from the spectator copy (engine.record)",
+    "SETTING_WORDS": "{key: words} for the parts of a free-form rules setting (the battle's house tables), "
+                     "as the record says them",
     "RULINGS": "the ids of the RULES.md rulings this system applies (the record lists them)",
     "HOUSE_RULES": "{id: text} of the house rules this system applies (shown as house rules)",
 }

@@ -206,3 +206,9 @@ def shown(value: Any, limit: int = SHOWN_MAX) -> str:
     if not body.isprintable():
         body = "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in body)
     return _clip(f'"{body}"', limit)
+
+
+def plural(count: int, noun: str, plural_form: str | None = None) -> str:
+    """``count`` and ``noun``, plural unless it is one: "1 card", "3 cards", "2 casualties"
+    (``plural_form`` for a noun that does not take an s)."""
+    return f"{count} {noun if count == 1 else (plural_form or noun + 's')}"

@@ -1,4 +1,4 @@
-// PyScript's `interpreter` module (web/build.py writes it to vendor/pyodide/boot.mjs; PyScript
+// PyScript's `interpreter` module (builder/build.py writes it to vendor/pyodide/boot.mjs; PyScript
 // takes Pyodide's indexURL from this file's folder). It is Pyodide's own loader, except that
 // it loads the standard library cut to what the app imports (issue 19: `stdLibURL`, the
 // full library stays beside it as the fallback of its `sitecustomize`), and that on a
@@ -15,12 +15,12 @@
 // "refused" or "failed"; "not needed" when it had nothing to do (a snapshot was used, the
 // switch is off, or this version's restore failed before).
 export const version = "__PYODIDE_VERSION__";
-/** This app version + Pyodide build (web/build.py); the browser is added below. */
+/** This app version + Pyodide build (builder/build.py); the browser is added below. */
 const KEY = "__SNAPSHOT_KEY__";
 const CACHE = "ct-snapshot"; // not "conflict-table-…": the service worker prunes those
-/** The standard library the app loads (web/build.py STDLIB_CUT), beside this module. */
+/** The standard library the app loads (builder/build.py STDLIB_CUT), beside this module. */
 const STDLIB = new URL("./__STDLIB_CUT__", import.meta.url).href;
-/** Modules imported only after the first render (web/build.py STDLIB_LATER). */
+/** Modules imported only after the first render (builder/build.py STDLIB_LATER). */
 const STDLIB_LATER = new URL("./__STDLIB_LATER__", import.meta.url).href;
 let interpreter = null; // the page's Pyodide, once loaded
 /** Pyodide's lock file (no packages), inline: one request fewer before Python starts. */
@@ -124,7 +124,7 @@ export async function loadPyodide(options = {}) {
 
 // At the first quiet moment after ready (static/shell.js): put the later zip (the modules
 // only the Share drawer, file import … need) where the fallback finder of the cut
-// (web/stdlib_fallback.py, the `sitecustomize` of the cut) looks for it, so those imports
+// (builder/stdlib_fallback.py, the `sitecustomize` of the cut) looks for it, so those imports
 // never wait for the network. Anything that goes wrong is silent: the finder then fetches
 // it itself when a module of it is first imported.
 export async function prefetchLater() {

@@ -42,10 +42,10 @@ finally:
         sys.modules.pop(name, None)
     sys.modules.update(saved)
 del saved, BLOCKED
-# A tracing build's sitecustomize (web/stdlib_tracer.py) reports what was imported.
+# A tracing build's sitecustomize (builder/stdlib_tracer.py) reports what was imported.
 getattr(sys.modules.get("sitecustomize"), "report", lambda: None)()
 # A heap that needed the full standard library (a module the cut missed, see
-# web/stdlib_fallback.py) or the later zip refers to a file the page will not have at
+# builder/stdlib_fallback.py) or the later zip refers to a file the page will not have at
 # once: not stored.
 fallbacks = [*getattr(sys.modules.get("sitecustomize"), "fallbacks", []),
              *getattr(sys.modules.get("sitecustomize"), "later", [])]

@@ -1,10 +1,10 @@
 // Offline service worker: cache-first over a content-hashed precache list that the
-// builder writes (web/build.py). A new deploy has a new cache name: it installs
+// builder writes (builder/build.py). A new deploy has a new cache name: it installs
 // beside the old one, the page shows "new version — reload", and the old cache is
 // dropped when the new worker takes over.
 const CACHE = "conflict-table-__CACHE_VERSION__";
 const PRECACHE = __PRECACHE__;
-// Served but not precached (web/build.py ON_DEMAND): the full standard library, fetched
+// Served but not precached (builder/build.py ON_DEMAND): the full standard library, fetched
 // only if the cut missed a module; kept in the cache once fetched (for offline use).
 const ON_DEMAND = new Set(__ON_DEMAND__.map((url) => new URL(url, self.location).href));
 

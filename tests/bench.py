@@ -253,7 +253,7 @@ def _stage(build: Path, into: Path) -> None:
     import html
     import shutil
 
-    from web.build import CSP
+    from builder.build import CSP
 
     shutil.copytree(build, into, dirs_exist_ok=True)
     page = (BARE_SRC / "bare.html").read_text().replace("__CSP__", html.escape(CSP, quote=True))
@@ -262,10 +262,10 @@ def _stage(build: Path, into: Path) -> None:
 
 
 def _counting_server(directory: Path):
-    """web.serve's server on a free port, recording every response body it sends."""
+    """builder.serve's server on a free port, recording every response body it sends."""
     import functools
 
-    from web.serve import Handler, serve_in_thread
+    from builder.serve import Handler, serve_in_thread
 
     class CountingHandler(Handler):
         def send_response(self, code, message=None):
@@ -316,7 +316,7 @@ def browser_bench(runs: int = 5, timeout_ms: float = 90_000) -> dict[str, Any]:
 
     build = ROOT / "build"
     if not (build / "index.html").exists() or not (build / "vendor" / "pyodide" / "pyodide.mjs").exists():
-        raise SystemExit("build/ is missing: run `.venv/bin/python -m web.build` (make bench does)")
+        raise SystemExit("build/ is missing: run `.venv/bin/python -m builder.build` (make bench does)")
 
     out: dict[str, Any] = {"errors": []}
     with tempfile.TemporaryDirectory(prefix="ct-bench-") as tmp:
@@ -629,7 +629,7 @@ def report(data: dict[str, Any]) -> str:
             if key in w:
                 lines.append(_line(label, w.get(key)))
         if "app_sw_controlled" in w:
-            lines.append(f"  app from service-worker cache: "
+            lines.append("  app from service-worker cache: "
                          + ("not measured" if w["app_sw_controlled"] else
                             f"n/a, no worker controls the page (the shell says {w.get('app_sw_shell')!r})"))
         for key, label in (("app_cold_fcp", "first contentful paint, app cold"),

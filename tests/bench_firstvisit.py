@@ -2,12 +2,12 @@
 
 Part of ``make bench`` (tests/bench.py calls :func:`firstvisit_bench` and prints
 :func:`report`); also runnable alone (``--build DIR`` measures another build, e.g. one
-made with other ``web.build`` options). A benchmark, not a test: it prints medians, the
+made with other ``builder.build`` options). A benchmark, not a test: it prints medians, the
 ratios to bare Pyodide measured in the same run, and the goals beside them.
 
 Both pages are served from one staged copy of the build by two servers (two origins: the
 app's service worker and snapshot never touch the bare page) that gzip-encode as GitHub
-Pages does (``web.serve`` with ``gzip``: text, scripts, JSON and wasm compressed on the
+Pages does (``builder.serve`` with ``gzip``: text, scripts, JSON and wasm compressed on the
 fly; zip archives and images as they are). The bare page is ``tests/bench_bare``
 (``loadPyodide`` from the same vendored files, one ``runPython``, the app's CSP).
 
@@ -59,10 +59,10 @@ def stats(values: list[float]) -> dict[str, Any]:
 
 
 def counting_server(directory: Path):
-    """web.serve's gzip-encoding server on a free port, recording each response's body bytes."""
+    """builder.serve's gzip-encoding server on a free port, recording each response's body bytes."""
     import functools
 
-    from web.serve import Handler, serve_in_thread
+    from builder.serve import Handler, serve_in_thread
 
     class Counting(Handler):
         gzip = True

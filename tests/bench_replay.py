@@ -37,7 +37,6 @@ def cases() -> list[dict[str, str]]:
     from dataclasses import replace
 
     from engine import codec
-
     from tests import maxgames
 
     largest = {

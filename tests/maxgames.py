@@ -17,7 +17,6 @@ from typing import Any, Callable
 from engine import solo
 from engine.game import Game, TooLong, apply, new_game, replay
 
-
 #: A battle's week of Block against Block, rolled with the app's dice.
 WEEK = ({"type": "bid", "side": 0, "maneuver": "block", "stratagems": []},
         {"type": "bid", "side": 1, "maneuver": "block", "stratagems": []},

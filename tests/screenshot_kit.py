@@ -16,9 +16,9 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+from builder.serve import serve_in_thread
 from tests.e2e.conftest import BUILD, CHROMIUM, CHROMIUM_FLAGS
 from tests.e2e.tablet import TABLET_SIZES, size_id
-from web.serve import serve_in_thread
 
 OUT = Path(__file__).resolve().parents[1] / "screenshots"
 THEMES = ("light", "dark")

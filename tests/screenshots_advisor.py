@@ -10,13 +10,12 @@ import sys
 
 from playwright.sync_api import sync_playwright
 
+from builder.serve import serve_in_thread
 from engine import ascension as ai
-from engine.game import apply, new_game
-
+from engine.game import new_game
 from tests.e2e.conftest import BUILD, CHROMIUM, CHROMIUM_FLAGS
 from tests.screenshots import OUT, VIEWPORTS, shoot
 from tests.screenshots_battle import lift, open_game
-from web.serve import serve_in_thread
 
 
 def tour(page, base: str, tag: str) -> None:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+from builder.serve import serve_in_thread
 from engine import codec
 from tests.e2e.conftest import BUILD, CHROMIUM, CHROMIUM_FLAGS, READY
 from tests.e2e.tablet import TABLET_SIZES, size_id
@@ -28,7 +29,6 @@ from tests.engine.test_record import (
     conflict_game,
     consim_game,
 )
-from web.serve import serve_in_thread
 
 OUT = Path(__file__).resolve().parents[1] / "screenshots" / "print"
 PAPERS = ("A4", "Letter")

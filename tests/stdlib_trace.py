@@ -1,10 +1,10 @@
 """Which standard-library modules the app imports: ``python -m tests.stdlib_trace``.
 
-Writes ``web/stdlib-cut.txt``, the list web/build.py cuts Pyodide's standard library to
+Writes ``builder/stdlib-cut.txt``, the list builder/build.py cuts Pyodide's standard library to
 (issue 19; docs/ARCHITECTURE.md, Start-up). Not a guess: an import tracer, over
 
-1. **the real app** — a tracing build (``web.build --trace-imports``: the full library,
-   with web/stdlib_tracer.py as its ``sitecustomize``, reporting every import to the
+1. **the real app** — a tracing build (``builder.build --trace-imports``: the full library,
+   with builder/stdlib_tracer.py as its ``sitecustomize``, reporting every import to the
    test server) under the e2e suite (Chromium) and the WebKit suite: Pyodide's boot,
    PyScript's own Python, the app's every route and table, segno for the QR codes, file
    import (asyncio), the snapshot worker;
@@ -44,7 +44,7 @@ FALLBACK_TEST = "full_library"
 
 
 def full_index() -> dict[str, str]:
-    from web.build import NODE, STDLIB_FULL, stdlib_index
+    from builder.build import NODE, STDLIB_FULL, stdlib_index
 
     return stdlib_index((NODE / "pyodide" / STDLIB_FULL).read_bytes())
 
@@ -78,7 +78,7 @@ def suites(env: dict[str, str], extra: list[str] = (), webkit: bool = True) -> d
 
 def browser_trace(webkit: bool = True) -> dict[str, set[str]]:
     """The tracing build under the browser suites: {"boot": …, "later": …} module names."""
-    from web.build import build
+    from builder.build import build
 
     with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as log:
         path = Path(log.name)
@@ -105,7 +105,7 @@ def parse_log(text: str) -> dict[str, set[str]]:
 def check(webkit: bool = True) -> int:
     """The suites against the cut (``--report-fallbacks``: the fallback names each module it
     loads): no test but the deliberate one may need the full library."""
-    from web.build import STDLIB_FULL, build
+    from builder.build import STDLIB_FULL, build
 
     with tempfile.TemporaryDirectory() as tmp:
         requests, imports = Path(tmp) / "requests.log", Path(tmp) / "imports.log"
@@ -126,15 +126,15 @@ def check(webkit: bool = True) -> int:
 
 
 def write(boot: set[str], later: set[str], sources: dict[str, int], frozen: list[str]) -> None:
-    from web.build import STDLIB_LIST
+    from builder.build import STDLIB_LIST
 
     header = [
         "# The standard-library modules the app imports (issue 19). [boot]: imported by the time",
-        "# the app is ready (Pyodide's boot, PyScript, the app, the snapshot worker): web/build.py",
+        "# the app is ready (Pyodide's boot, PyScript, the app, the snapshot worker): builder/build.py",
         "# cuts Pyodide's standard library to these and their parent packages",
         "# (python_stdlib_cut.zip). [later]: imported only after that (the Share drawer's QR",
         "# codes, file import …): python_stdlib_later.zip, fetched after ready. Anything else",
-        "# loads from the full library on demand (web/stdlib_fallback.py).",
+        "# loads from the full library on demand (builder/stdlib_fallback.py).",
         "# Made by `python -m tests.stdlib_trace` (an import tracer over the real app under the",
         "# browser suites, and over the engine and web tests on Pyodide's Python); regenerate",
         "# it after adding an import. The line 'frozen:' names the modules frozen into Pyodide's",

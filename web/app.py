@@ -9,11 +9,13 @@ the value of the control that changed.
 
 from __future__ import annotations
 
+import importlib
 import traceback
 
 from js import Event, document, performance, window  # type: ignore[import-not-found]
 from pyodide.ffi import create_once_callable, create_proxy  # type: ignore[import-not-found]
 
+from engine.registry import TABLES
 from web import platform
 from web.dom import Root, Serial, button, h
 from web.routing import parse_hash
@@ -37,13 +39,11 @@ class App:
         self.store = Store(self._storage(), now=platform.now_ms, tab_id=platform.tab_id())
         self.roots: dict[str, Root] = {}
         from web.views.home import HomeView
-        from web.views.campaign import CampaignView
-        from web.views.battle import BattleView
-        from web.views.conflict import ConflictView
-        from web.views.consim import ConsimView
 
-        self.views = {"home": HomeView(self), "conflict": ConflictView(self), "campaign": CampaignView(self),
-                      "initiative": ConsimView(self), "battle": BattleView(self)}
+        self.views = {"home": HomeView(self)}
+        for table in TABLES:  # engine.registry: each table's view
+            module, _, name = table.view.partition(":")
+            self.views[table.route] = getattr(importlib.import_module(module), name)(self)
         self.route = parse_hash(platform.location_hash())[0]
         self._proxies = []  # the listeners' proxies live as long as the page
         self.serial = Serial()  # events are handled one at a time, never inside a render
@@ -121,8 +121,8 @@ class App:
             return
         el = platform.py(route_el.querySelector(selector))
         if el is not None:
-            from pyodide.ffi import to_js  # type: ignore[import-not-found]
             from js import Object  # type: ignore[import-not-found]
+            from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
             el.scrollIntoView(to_js({"block": "start"}, dict_converter=Object.fromEntries))
 
@@ -598,8 +598,8 @@ def _css_string(text: str) -> str:
 
 def _focus(el) -> None:
     """Focus ``el``; scroll only when it is not on screen already."""
-    from pyodide.ffi import to_js  # type: ignore[import-not-found]
     from js import Object  # type: ignore[import-not-found]
+    from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
     el.focus(to_js({"preventScroll": True}, dict_converter=Object.fromEntries))
     rect = el.getBoundingClientRect()

@@ -2,7 +2,7 @@
 
 The code itself is made by segno (PyPI: ``segno``, pinned in
 ``pyproject.toml``). The build ships segno as its own zip (``vendor/segno.zip``,
-:mod:`web.build`), which the browser fetches and imports only when a Share drawer
+:mod:`builder.build`), which the browser fetches and imports only when a Share drawer
 first opens, so start-up does not pay for it. This module only decides the error
 correction, asks segno for the modules and draws them as SVG with :func:`web.dom.h`
 (one ``<path>``, never markup from a string).

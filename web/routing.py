@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from urllib.parse import unquote
 
-#: The routes of the app: home and the four tools.
-ROUTES = ("home", "conflict", "campaign", "initiative", "battle")
+from engine.registry import BY_KIND, TABLES
+
+#: The routes of the app: home and the four tools (engine.registry).
+ROUTES = ("home",) + tuple(table.route for table in TABLES)
 
 
 def parse_hash(hash_: str) -> tuple[str, dict[str, str]]:
@@ -24,15 +26,9 @@ def parse_hash(hash_: str) -> tuple[str, dict[str, str]]:
 
 #: What players call each tool's games and table (kind → words), for messages:
 #: "This link holds an Ascension Isle battle; …", "… on the Battle table".
-GAME_WORDS = {
-    "conflict": "an Organizations In Conflict game",
-    "campaign": "a Campaign game",
-    "initiative": "a CONSIM initiative round",
-    "battle": "an Ascension Isle battle",
-}
+GAME_WORDS = {kind: table.games for kind, table in BY_KIND.items()}
 #: The table's name as the navigation says it.
-TABLE_WORDS = {"conflict": "the Conflict table", "campaign": "the Campaign table",
-               "initiative": "the Initiative table", "battle": "the Battle table"}
+TABLE_WORDS = {kind: table.table_words for kind, table in BY_KIND.items()}
 
 
 def game_words(kind: str) -> str:

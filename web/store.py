@@ -43,13 +43,14 @@ import random
 import re
 import time
 import unicodedata
-from dataclasses import dataclass
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
 from engine import codec
 from engine import game as games
 from engine.game import Game
+from engine.registry import TABLES
 from engine.text import text_problem
 
 KEY_PREFIX = "ct:v1:"
@@ -59,7 +60,7 @@ TRASH_KEY = KEY_PREFIX + "trash"
 BACKUP_PREFIX = KEY_PREFIX + "backup:"
 
 #: How each tool's games are called by default ("Conflict 3").
-KIND_TITLES = {"conflict": "Conflict", "campaign": "Campaign", "initiative": "Initiative", "battle": "Battle"}
+KIND_TITLES = {table.kind: table.short for table in TABLES}  # engine.registry
 
 _KIND = re.compile(r"[a-z][a-z0-9_]{0,39}")
 _SLOT_ID = re.compile(r"([a-z][a-z0-9_]{0,39})-([a-z0-9]{1,16})")

@@ -1,4 +1,4 @@
-"""The site builder (web/build.py): deterministic output, complete precache, nothing remote.
+"""The site builder (builder/build.py): deterministic output, complete precache, nothing remote.
 
 Runs on CPython only (the builder calls Node to compile bytecode with Pyodide).
 """
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from web.build import PYSCRIPT_BOOT_MODULES, STDLIB_FULL, build, shipped_sources
+from builder.build import PYSCRIPT_BOOT_MODULES, STDLIB_FULL, build, shipped_sources
 
 
 def digest(root: Path) -> dict[str, str]:
@@ -59,7 +59,7 @@ def test_the_app_zip_ships_pyodide_bytecode_only(two_builds):
     """Each module as its .pyc alone, in the source's place (no .py beside it, no __pycache__)."""
     site, _ = two_builds
     names = zipfile.ZipFile(site / "app.zip").namelist()
-    assert "engine/conflict.pyc" in names and "web/app.pyc" in names and "web/views/conflict.pyc" in names
+    assert "engine/conflict/__init__.pyc" in names and "web/app.pyc" in names and "web/views/conflict.pyc" in names
     assert not any(n.endswith(".py") for n in names)
     shipped = {str(p.with_suffix(".pyc").as_posix()) for p in shipped_sources() if p.suffix == ".py"}
     assert {n for n in names if n.endswith(".pyc") and not n.startswith("pyscript/")} == shipped
@@ -68,8 +68,7 @@ def test_the_app_zip_ships_pyodide_bytecode_only(two_builds):
     assert pyscript == {f"pyscript/__pycache__/{m}.cpython-314.pyc" for m in PYSCRIPT_BOOT_MODULES}
     for name in pyscript:
         assert int.from_bytes(zipfile.ZipFile(site / "app.zip").read(name)[4:8], "little") == 0b11
-    for tool in ("build", "serve", "stdlib_fallback", "stdlib_tracer"):
-        assert f"web/{tool}.pyc" not in names
+    assert not any(n.startswith("builder/") for n in names)  # the host-side tools never ship (issue 31)
     assert not any(n.endswith(".mjs") or n.startswith("tests/") for n in names)
     lock = json.loads((site / "vendor" / "pyodide" / "pyodide-lock.json").read_text())
     assert lock["packages"] == {} and lock["info"]["python"].startswith("3.14")
@@ -103,10 +102,10 @@ def test_segno_ships_apart_from_the_app_as_its_wheels_modules(two_builds):
 
 
 def test_one_compiler_serves_a_whole_build_and_a_broken_source_stops_it_with_its_name(tmp_path):
-    """web/build.py keeps one Pyodide under Node for every directory it compiles (issue 19):
+    """builder/build.py keeps one Pyodide under Node for every directory it compiles (issue 19):
     a second directory goes to the same process; a source that does not compile ends the
     build with a message naming it, and the next compile starts a new process."""
-    from web.build import _COMPILER, compile_bytecode
+    from builder.build import _COMPILER, compile_bytecode
 
     good = tmp_path / "good"
     (good / "pkg").mkdir(parents=True)

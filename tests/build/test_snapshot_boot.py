@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from web import build
+from builder import build
 
 
 def test_the_snapshot_key_changes_with_the_app_and_only_then():

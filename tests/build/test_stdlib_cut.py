@@ -1,6 +1,6 @@
-"""The standard library cut to what the app imports (issue 19; web/build.py, web/stdlib_fallback.py).
+"""The standard library cut to what the app imports (issue 19; builder/build.py, builder/stdlib_fallback.py).
 
-What the cut holds (the traced list of web/stdlib-cut.txt, their packages, the fallback,
+What the cut holds (the traced list of builder/stdlib-cut.txt, their packages, the fallback,
 as bytecode), that every import of the shipped code is in it, and the safety net: a
 module the cut left out loads from the full library instead of failing.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from web import build, stdlib_fallback
+from builder import build, stdlib_fallback
 
 FULL = (build.NODE / "pyodide" / build.STDLIB_FULL).read_bytes()
 INDEX = build.stdlib_index(FULL)
@@ -29,7 +29,7 @@ def frozen_modules() -> set[str]:
     for line in build.STDLIB_LIST.read_text().splitlines():
         if line.startswith("# frozen:"):
             return set(line.split(":", 1)[1].split())
-    raise AssertionError("web/stdlib-cut.txt lacks its '# frozen:' line (tests/stdlib_trace.py writes it)")
+    raise AssertionError("builder/stdlib-cut.txt lacks its '# frozen:' line (tests/stdlib_trace.py writes it)")
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +60,7 @@ def test_the_cut_holds_the_listed_modules_their_packages_and_the_fallback_as_byt
 
 def test_the_fallback_knows_exactly_what_the_cut_leaves_out():
     source = build.fallback_module(INDEX, CHOSEN).decode()
-    head, tail = source.split("# Written by web/build.py: what the cut leaves out.")
+    head, tail = source.split("# Written by builder/build.py: what the cut leaves out.")
     assert head.startswith(build.STDLIB_FALLBACK.read_text())
     assert tail.strip().endswith("install()")
     data: dict = {}

@@ -26,7 +26,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from web.serve import serve_in_thread
+from builder.serve import serve_in_thread
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build"
@@ -69,7 +69,7 @@ def _origin(url: str) -> str:
 @pytest.fixture(scope="session")
 def site_dir() -> Path:
     if not (BUILD / "index.html").exists():
-        from web.build import build
+        from builder.build import build
 
         build(BUILD)
     return BUILD

@@ -15,8 +15,15 @@ from pathlib import Path
 import pytest
 
 from .conftest import ROOT, TABLET_LANDSCAPE, open_app
-from .tablet import (KeyboardOnly, assert_contrast, assert_curtain_announced, assert_escape_closes_drawer,
-                     assert_focus, assert_focus_visible, contrasts)
+from .tablet import (
+    KeyboardOnly,
+    assert_contrast,
+    assert_curtain_announced,
+    assert_escape_closes_drawer,
+    assert_focus,
+    assert_focus_visible,
+    contrasts,
+)
 from .test_tablet import game_link
 
 SHOTS = ROOT / "screenshots" / "a11y"

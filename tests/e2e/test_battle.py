@@ -19,7 +19,12 @@ from web.views.chances import percent
 from .conftest import TABLET_LANDSCAPE, TABLET_PORTRAIT
 from .conftest import open_app as _open_app
 from .tablet import (
-    TABLET_IDS, TABLET_SIZES, assert_app_ok, assert_on_screen, double_tap, every_field_then_every_button,
+    TABLET_IDS,
+    TABLET_SIZES,
+    assert_app_ok,
+    assert_on_screen,
+    double_tap,
+    every_field_then_every_button,
 )
 
 #: The machine running the suite is shared: give Pyodide time to start.
@@ -165,7 +170,7 @@ def test_blind_bid_odds_roll_house_table_reload_and_share(page, base_url, new_de
     outcome = ai.outcome_odds(state, state.bids, state.switched)
     table = page.locator("[data-testid=outcomes]")
     for s, side in enumerate(outcome.sides):
-        cells = table.locator(f"tr[data-outcome=loses-unit] td").nth(s)
+        cells = table.locator("tr[data-outcome=loses-unit] td").nth(s)
         assert cells.inner_text() == percent(side.loses_unit)
         assert table.locator("tr[data-outcome=landed] td").nth(s).inner_text().startswith(
             f"{float(side.mean_landed):.2f}")

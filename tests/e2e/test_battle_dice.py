@@ -50,7 +50,7 @@ def test_entered_successes_odds_first_range_entered_correctable_and_recorded(pag
     assert odds.bounding_box()["y"] < entry.bounding_box()["y"] or odds.bounding_box()["x"] > 0
     assert page.get_by_role("button", name="Roll the dice").count() == 0
     game = full_game(page)
-    pools = [p.dice for p in ai._week_pools(replay(game))]
+    pools = [p.dice for p in ai.week_pools(replay(game))]
     # AI-6: a side's successes are offered from 0 to its pool, no more.
     for s in (0, 1):
         assert page.locator(f"[data-testid=entry-side-{s}] [data-action='battle:hits']").count() == pools[s] + 1
@@ -91,7 +91,7 @@ def test_entered_faces_checked_against_the_pool_and_taken_back_with_a_tap(page, 
     declare_both(page, "attack", "defend")
     page.get_by_role("radio", name="Faces").tap()
     game = full_game(page)
-    pools = [p.dice for p in ai._week_pools(replay(game))]
+    pools = [p.dice for p in ai.week_pools(replay(game))]
     for value in [6, 6, 2, 5, 1, 1]:  # Jibril's 6 dice
         safari_tap(page.locator(f"[data-action='battle:face'][data-arg='0.{value}']"))
     # The pool is full: no seventh die (AI-3).
@@ -118,7 +118,7 @@ def test_a_whole_battle_with_entered_dice_reloaded_and_linked_in_the_middle(page
     while page.locator("[data-testid=over]").count() == 0 and weeks < 12:
         declare_both(page, "shock", "attack")
         state = replay(full_game(page))
-        pools = [p.dice for p in ai._week_pools(state)]
+        pools = [p.dice for p in ai.week_pools(state)]
         safari_tap(page.locator(f"[data-action='battle:hits'][data-arg='0.{min(2, pools[0])}']"))
         safari_tap(page.locator("[data-action='battle:hits'][data-arg='1.0']"))
         for s in (0, 1):

@@ -14,8 +14,23 @@ from engine.game import apply, replay
 
 from .conftest import TABLET_LANDSCAPE, TABLET_PORTRAIT
 from .consim_kit import (
-    DRAFT_KEY, OWN, OWN_DECK, ROUTE, SIDES_KEY, TEMPLATES_KEY, TICKS_KEY, get, link, make, man, open_at, open_game, put, reload,
-    state_of, wait_settle,
+    DRAFT_KEY,
+    OWN,
+    OWN_DECK,
+    ROUTE,
+    SIDES_KEY,
+    TEMPLATES_KEY,
+    TICKS_KEY,
+    get,
+    link,
+    make,
+    man,
+    open_at,
+    open_game,
+    put,
+    reload,
+    state_of,
+    wait_settle,
 )
 from .tablet import TABLET_IDS, TABLET_SIZES, assert_app_ok, assert_focus, assert_on_screen, safari_tap
 

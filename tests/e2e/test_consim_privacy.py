@@ -7,14 +7,25 @@ link opened on the same device, until the Observer leaves it through its questio
 
 from __future__ import annotations
 
-
 from engine import codec
 from engine import consim as cs
-from engine.game import apply, replay, undo
+from engine.game import apply, undo
 
 from .conftest import TABLET_LANDSCAPE, TABLET_PORTRAIT
 from .consim_kit import (
-    OWN, ROUTE, VIEW_KEY, dom_text, get, link, make, man, open_at, open_game, reload, rewrite_slot, wait_settle,
+    OWN,
+    ROUTE,
+    VIEW_KEY,
+    dom_text,
+    get,
+    link,
+    make,
+    man,
+    open_at,
+    open_game,
+    reload,
+    rewrite_slot,
+    wait_settle,
 )
 from .tablet import assert_app_ok, assert_focus
 

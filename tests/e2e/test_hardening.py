@@ -10,8 +10,16 @@ from engine import codec, conflict
 from engine.game import new_game
 
 from .conftest import READY, open_app
-from .tablet import (TABLET_SIZES, assert_app_ok, assert_no_traceback, assert_on_screen, double_tap,
-                     edit_then_tap, safari_tap, size_id)
+from .tablet import (
+    TABLET_SIZES,
+    assert_app_ok,
+    assert_no_traceback,
+    assert_on_screen,
+    double_tap,
+    edit_then_tap,
+    safari_tap,
+    size_id,
+)
 from .test_conflict import keep_all, start_example
 
 

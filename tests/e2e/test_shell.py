@@ -155,7 +155,7 @@ def wait_for_controller(page) -> None:
 def test_a_new_deploy_shows_a_quiet_reload_notice(page, site_dir, tmp_path):
     import shutil
 
-    from web.serve import serve_in_thread
+    from builder.serve import serve_in_thread
 
     site = tmp_path / "site"
     shutil.copytree(site_dir, site)
@@ -216,7 +216,7 @@ def test_a_module_the_cut_left_out_loads_from_the_full_library(page, base_url):
     ``<script type="py">`` in the app's interpreter) fetches the full library once and
     works; the page says so, and the table goes on working."""
     from pathlib import Path
-    cut = (Path(__file__).parents[2] / "web" / "stdlib-cut.txt").read_text().split()
+    cut = (Path(__file__).parents[2] / "builder" / "stdlib-cut.txt").read_text().split()
     assert "colorsys" not in cut, "pick a probe module the cut leaves out"
     recorder = open_app(page, base_url + "#/conflict")
     full = []

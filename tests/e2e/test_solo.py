@@ -19,7 +19,12 @@ import pytest
 
 from .conftest import READY, TABLET_LANDSCAPE, TABLET_PORTRAIT, open_app
 from .tablet import (
-    TABLET_IDS, TABLET_SIZES, assert_app_ok, assert_on_screen, double_tap, every_field_then_every_button,
+    TABLET_IDS,
+    TABLET_SIZES,
+    assert_app_ok,
+    assert_on_screen,
+    double_tap,
+    every_field_then_every_button,
 )
 
 SEED = "61"

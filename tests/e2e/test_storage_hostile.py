@@ -17,7 +17,8 @@ from engine import codec
 from engine import game as games
 
 from .conftest import READY, open_app
-from .consim_kit import ROUTE as INITIATIVE, TICKS_KEY, link, make, man
+from .consim_kit import ROUTE as INITIATIVE
+from .consim_kit import TICKS_KEY, link, make, man
 from .tablet import assert_app_ok
 
 KEPT = "The original is kept under Saves, “Kept copies of damaged saves and settings”"

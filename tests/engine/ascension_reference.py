@@ -4,7 +4,7 @@ Written from ``../shared/RULES.md`` section 4 and the source text
 ``seeds/004_e3218ecbf04204cd.txt`` alone — without reading the resolution code of
 :mod:`engine.ascension` — so that the engine's ``outcome_odds(state, bids)`` (issue 17)
 and its ``step`` replayed over every die outcome can be compared with it. Only the
-table data comes from the engine (:mod:`engine.ascension_tables`, the source's cells
+table data comes from the engine (:mod:`engine.ascension.tables`, the source's cells
 verbatim). Everything is exact (:class:`~fractions.Fraction`) and computed by
 **exhaustive enumeration**: every success count of each pool (each die's faces
 enumerated one die at a time), every casualty roll of each cell, every way the
@@ -152,7 +152,7 @@ from fractions import Fraction
 from itertools import product
 from typing import Any, Mapping
 
-from engine.ascension_tables import MANEUVERS, SOURCE_TABLES, TIERS
+from engine.ascension.tables import MANEUVERS, SOURCE_TABLES, TIERS
 
 __all__ = ["ReferenceInputError", "Outcome", "reference_odds", "success_distribution",
            "literal_success_distribution", "reinforcement", "tier_of", "STRATAGEM_MANEUVERS"]

@@ -10,7 +10,6 @@ payload itself is compressed) and the history labels of the copy.
 from __future__ import annotations
 
 import base64
-import json
 import zlib
 from typing import Iterable
 

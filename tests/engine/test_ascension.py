@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from engine import ascension as ai
 from engine import codec
-from engine.ascension_tables import FALLBACK_NOTE, MANEUVERS, MATCHUPS, SOURCE_TABLES, matchup
+from engine.ascension import FALLBACK_NOTE, MANEUVERS, MATCHUPS, SOURCE_TABLES, matchup
 from engine.game import ActionError, RuleError, apply, history, replay, undo
 from engine.game import new_game as _new_game
 from engine.rules import SettingsError
@@ -411,7 +411,9 @@ def test_ai16_prerequisites():
     many = replay(new_game("battle", setup([unit(f"D{i}") for i in range(20)]), seed=1))
     assert "continuous_front" in [s.key for s in ai.offered_stratagems(many, 0, "defend")]
     nineteen = replay(new_game("battle", setup([unit(f"D{i}") for i in range(19)]), seed=1))
-    assert "AI-16" in ai.stratagem_problem(nineteen, 0, "continuous_front", "defend")
+    assert not ai.can_use_stratagem(nineteen, 0, "continuous_front", "defend")
+    with pytest.raises(RuleError, match="^AI-16: Continuous Front needs at least 20 infantry divisions"):
+        ai.check_stratagem(nineteen, 0, "continuous_front", "defend")
     with pytest.raises(RuleError, match="AI-16"):
         apply(new_game("battle", setup(), seed=1), {"type": "bid", "side": 0, "maneuver": "withdraw",
                                                      "stratagems": ["deception"]})

@@ -10,9 +10,8 @@ import pytest
 
 from engine import ascension as ai
 from engine import zerosum
-from engine.ascension_advice import bid_name, public_state
+from engine.ascension import bid_name, public_state
 from engine.game import apply, new_game, replay
-
 
 from .test_ascension import gen, setup, unit
 
@@ -32,7 +31,7 @@ def test_the_grid_is_outcome_odds_and_the_mix_an_equilibrium(aim, side):
     for i, mine in enumerate(found.own):
         for j, theirs in enumerate(found.enemy):
             pair = (mine, theirs) if side == 0 else (theirs, mine)
-            switched = tuple(ai._counter_problem(state, s, pair) is None for s in (0, 1))
+            switched = ai.counter_switches(state, pair)
             odds = ai.outcome_odds(state, pair, switched)
             cell = found.grid[i][j]
             assert cell.gets_away == odds.sides[side].gets_away
@@ -52,7 +51,7 @@ def test_stratagems_are_weighed_only_when_they_raise_the_payoff():
     for bid in own:
         assert all(ai.STRATAGEM_BY_KEY[k].effect is not None for k in bid.stratagems)
         for key in bid.stratagems:
-            assert ai.stratagem_problem(state, 1, key, bid.maneuver) is None
+            assert ai.can_use_stratagem(state, 1, key, bid.maneuver)
     # Hold the Line removes mitigation: for net casualties it never beats a plain Defend here
     assert own[1].stratagems != ("hold_the_line",)
 
@@ -103,7 +102,6 @@ def test_bad_arguments(call, word):
 # ---------------------------------------------------------------------------
 # The app's general in a game (setup, recorded bid with its why, privacy, undo)
 
-from engine import ascension_advice as advisor  # noqa: E402
 from engine.game import ActionError, goto  # noqa: E402
 
 from .privacy import assert_absent  # noqa: E402
@@ -129,10 +127,10 @@ def test_setup_says_who_plays_each_army():
 
 def test_the_app_bid_is_an_ordinary_action_hidden_until_the_reveal():
     game = new_game("battle", app_setup(), None, 21)
-    assert advisor.app_turn(game) == (1, "hard")
+    assert ai.app_turn(game) == (1, "hard")
     action = ai.app_bid(replay(game), 1, "hard", game.seed)
     game = apply(game, action)
-    assert game.actions[-1]["why"] == action["why"] and advisor.app_turn(game) is None
+    assert game.actions[-1]["why"] == action["why"] and ai.app_turn(game) is None
     assert ai.describe(replay(goto(game, 0)), action) == "Week 1 · South declares in secret"
     # Hidden means absent: the spectator copy, its link and history hold neither the bid nor its why.
     assert_absent(game, [action["why"], "Hard: drew"])
@@ -142,10 +140,10 @@ def test_the_app_bid_is_an_ordinary_action_hidden_until_the_reveal():
     game = apply(game, {"type": "roll"})
     state = replay(game)
     assert state.weeks[-1].whys == ("", action["why"]) and state.whys == ("", "")
-    assert advisor.app_turn(game) == (1, "hard")                         # week 2: it bids again
+    assert ai.app_turn(game) == (1, "hard")                         # week 2: it bids again
     # Undo for the person: back before the person's roll (the app's bids never count).
-    assert advisor.undo_target(game) == 3
-    assert advisor.undo_target(goto(game, 1)) is None
+    assert ai.undo_target(game) == 3
+    assert ai.undo_target(goto(game, 1)) is None
 
 
 def test_a_why_only_on_the_apps_army_and_one_line():

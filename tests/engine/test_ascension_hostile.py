@@ -53,7 +53,7 @@ def valid_actions(game: games.Game) -> list[dict]:
         if None not in state.bids:
             out.append({"type": "reveal"})
     elif state.phase == "revealed":
-        pools = ai._week_pools(state)
+        pools = ai.week_pools(state)
         out += [{"type": "roll"}, {"type": "counter_attack", "side": 0}, {"type": "counter_attack", "side": 1},
                 {"type": "roll", "dice": [[4] * pools[0].dice, [2] * pools[1].dice]},
                 {"type": "roll", "successes": [pools[0].dice, 0], "ranges": [1, None]},
@@ -67,7 +67,7 @@ def test_hostile_actions_in_every_phase(data, seed):
     game = new_game("battle", ARMIES, {"reads": random.Random(seed).choice(["both", "winner"])}, seed)
     for _ in range(12):
         # A hostile action, then one the rules allow (so that the battle moves on through its weeks).
-        for action in (data.draw(hostile.actions(ai._TYPES, ai.ACTION_FIELDS, valid_actions(game))),
+        for action in (data.draw(hostile.actions(ai.ACTION_TYPES, ai.ACTION_FIELDS, valid_actions(game))),
                        data.draw(st.sampled_from(valid_actions(game)))):
             game, accepted = hostile.take(game, action)
             COUNTS["accepted" if accepted else "refused"] += 1
@@ -101,9 +101,12 @@ def test_hostile_arguments_to_every_public_helper(args, side, maneuver, data):
         (ai.matchup, a[0], a[1]), (ai.matchup, maneuver, "attack"),
         (ai.dice_pool, any_state, side, maneuver), (ai.dice_pool, state, 0, "withdraw", a[0]),
         (ai.dice_pool, state, 0, "withdraw", (), a[0]), (ai.dice_pool, state, 0, "withdraw", (), False, a[0]),
-        (ai.offered_stratagems, any_state, side, maneuver), (ai.stratagem_problem, any_state, side, a[0], maneuver),
-        (ai.can_counter_attack, any_state, side), (ai.can_leave, any_state, side),
-        (ai.can_change_armies, any_state), (ai.week_odds, any_state), (ai.week_odds, revealed, a[0]),
+        (ai.offered_stratagems, any_state, side, maneuver), (ai.check_stratagem, any_state, side, a[0], maneuver),
+        (ai.can_use_stratagem, any_state, side, a[0], maneuver), (ai.check_counter_attack, any_state, side),
+        (ai.can_counter_attack, any_state, side), (ai.check_leave, any_state, side), (ai.can_leave, any_state, side),
+        (ai.check_change_armies, any_state), (ai.can_change_armies, any_state), (ai.week_pools, any_state),
+        (ai.counter_switches, any_state, a[0]), (ai.line_up, a[0], a[1], a[2], a[3]),
+        (ai.line_up, state.armies[0], a[0], 0, 0), (ai.line_up, state.armies[0], (False,) * 3, a[0], a[1]), (ai.week_odds, any_state), (ai.week_odds, revealed, a[0]),
         (ai.status, any_state), (ai.standing, any_state), (ai.describe, any_state, a[0]),
         (ai.normalize_action, any_state, a[0]), (ai.step, any_state, a[0]), (ai.step, state, a[0], None, a[1]),
         (ai.start, a[0]), (ai.start, ARMIES, a[0]), (ai.jibril_division, a[0]), (ai.upgrade, a[0]),

@@ -83,9 +83,9 @@ def test_hr_ai_3_a_surviving_rearguard_stays_rearguard_and_the_result_names_each
     st = replay(game_of(s))
     army = st.armies[0]
     # N2 (neither vanguard nor rearguard) is destroyed: both keep their places.
-    assert ai._line_up(army, (False, True, False), 0, 2) == (0, 2)
+    assert ai.line_up(army, (False, True, False), 0, 2) == (0, 2)
     # The vanguard N1 is destroyed: the first line unit left (N2) takes it, N3 stays rearguard.
-    assert ai._line_up(army, (True, False, False), 0, 2) == (1, 2)
+    assert ai.line_up(army, (True, False, False), 0, 2) == (1, 2)
     game = declare(game_of(s), "defend", "defend")  # AI-10: drawn, no result, nothing rolled
     st = replay(game)
     result = ai.resolve(st, st.bids, ai.Rolls((0, 0), (None, None)))
@@ -109,7 +109,7 @@ def test_ai19_the_first_army_falls_back_as_the_second_does():
     big = unit("Big", 9, 9, 9, traits=("infantry", "line"), size=99)
     game = declare(game_of(setup([dict(big)], [dict(big)], b_general=gen(3))), "defend", "attack")
     st = replay(game)
-    pools = [p.dice for p in ai._week_pools(st)]
+    pools = [p.dice for p in ai.week_pools(st)]
     dice = [[1] * pools[0], [6] * 3 + [1] * (pools[1] - 3)]
     spans = ai.casualty_ranges(st, st.bids, (0, 3))
     st = replay(apply(game, {"type": "roll", "dice": dice, "ranges": [s[0] if s else None for s in spans]}))
@@ -119,11 +119,9 @@ def test_ai19_the_first_army_falls_back_as_the_second_does():
 
 
 def test_a_negative_rearguard_asked_of_the_odds_is_refused_with_its_bound():
-    from engine.ascension_odds import outcome_odds
-
     st = replay(game_of(setup()))
     with pytest.raises(ai.BadArgument) as refused:
-        outcome_odds(st, ({"maneuver": "withdraw", "rearguard": -1}, {"maneuver": "attack"}))
+        ai.outcome_odds(st, ({"maneuver": "withdraw", "rearguard": -1}, {"maneuver": "attack"}))
     assert str(refused.value) == "The rearguard (a unit number) must be 0 or more (got -1)"
 
 
@@ -133,9 +131,9 @@ def test_a_game_with_a_redo_stack_is_never_taken_for_an_earlier_spectators_copy(
     actions = [{"type": "bid", "side": 0, "maneuver": "attack", "stratagems": []},
                {"type": "bid", "side": 1, "maneuver": "defend", "stratagems": []},
                {"type": "reveal"}]
-    whole = {"seed": 0, "actions": actions, "position": 3}
-    assert ai._looks_like_old_copy(whole)
-    assert not ai._looks_like_old_copy({**whole, "position": 2})
+    whole = {"kind": "battle", "seed": 0, "rules": {}, "setup": setup(), "actions": actions, "position": 3}
+    assert ai.upgrade(whole)["setup"].get("spectator") is True
+    assert "spectator" not in ai.upgrade({**whole, "position": 2})["setup"]
 
 
 def test_ai15_a_destroyed_army_has_no_dice_and_no_line_unit():
@@ -274,7 +272,7 @@ def test_a_correction_names_the_unit_and_the_history_says_what_changed():
 
 
 def test_an_old_game_with_an_action_that_is_not_an_object_is_not_an_earlier_spectators_copy():
-    assert not ai._looks_like_old_copy({"seed": 0, "actions": [5]})
+    assert "spectator" not in ai.upgrade({"seed": 0, "actions": [5], "setup": setup()})["setup"]
 
 
 # ------------------------------------------------ from the second seeded sample (seed 2)

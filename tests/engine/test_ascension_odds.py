@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import ascension as ai
-from engine.ascension_tables import MANEUVERS, SOURCE_TABLES
+from engine.ascension import MANEUVERS, SOURCE_TABLES
 
 from .ascension_reference import reference_odds
 from .test_ascension import gen, setup, unit
@@ -336,7 +336,8 @@ def cases(draw):
                 u.has("long range") and not u.has("scout") for i, u in enumerate(state.armies[s].units)
                 if not state.destroyed[s][i] and i != b.rearguard):
             bids[s] = ai.Bid(b.maneuver, tuple(k for k in b.stratagems if k != "covering_fire"), b.rearguard)  # HR-AI-9
-    switched = tuple(draw(st.booleans()) and ai._counter_problem(state, s, tuple(bids)) is None for s in (0, 1))
+    may = ai.counter_switches(state, tuple(bids))
+    switched = tuple(draw(st.booleans()) and may[s] for s in (0, 1))
     return state, tuple(bids), rules, switched
 
 

@@ -232,10 +232,11 @@ def test_ai16_skilled_general_stratagems_need_a_level_3_general(key, maneuver):
     for general, allowed in ((None, False), (gen(2), False), (gen(3), True)):
         st = state_of(setup(a_general=general))
         assert (key in offered(st, 0, maneuver)) is allowed
-        problem = ai.stratagem_problem(st, 0, key, maneuver)
-        assert (problem is None) is allowed
-    assert "North has no general" in ai.stratagem_problem(state_of(setup()), 0, key, maneuver)
-    assert "level 2" in ai.stratagem_problem(state_of(setup(a_general=gen(2))), 0, key, maneuver)
+        assert ai.can_use_stratagem(st, 0, key, maneuver) is allowed
+    with pytest.raises(RuleError, match="North has no general"):
+        ai.check_stratagem(state_of(setup()), 0, key, maneuver)
+    with pytest.raises(RuleError, match="level 2"):
+        ai.check_stratagem(state_of(setup(a_general=gen(2))), 0, key, maneuver)
 
 
 @pytest.mark.parametrize("key, maneuver, level", [("deception", "withdraw", 2), ("last_stand", "withdraw", 1),
@@ -252,7 +253,8 @@ def test_ai16_ambush_needs_nothing_and_only_the_right_maneuver_is_offered():
     assert offered(st, 0, "block") == ["ambush"]
     for m in ("withdraw", "defend", "skirmish", "attack"):
         assert offered(st, 0, m) == []
-    assert "modifies Block, not Attack" in ai.stratagem_problem(st, 0, "ambush", "attack")
+    with pytest.raises(RuleError, match="modifies Block, not Attack"):
+        ai.check_stratagem(st, 0, "ambush", "attack")
 
 
 def test_ai16_speed_needs_the_larger_skirmish_pool():
@@ -260,8 +262,11 @@ def test_ai16_speed_needs_the_larger_skirmish_pool():
     slow = [unit("Foot", mobility=2)]
     st = state_of(setup(fast, slow))
     assert "speed" in offered(st, 0, "shock") and "speed" not in offered(st, 1, "shock")
-    assert ai.stratagem_problem(st, 1, "speed", "shock") == (
+    with pytest.raises(RuleError) as refused:
+        ai.check_stratagem(st, 1, "speed", "shock")
+    assert refused.value.rule_id == "AI-16" and str(refused.value) == (
         "AI-16: Speed needs faster units: South's Skirmish pool (2 dice) must be larger than North's (6 dice)")
+    ai.check_stratagem(st, 0, "speed", "shock")  # allowed: nothing raised
     even = state_of(setup([unit("A", mobility=3)], [unit("B", mobility=3)]))
     assert "speed" not in offered(even, 0, "shock")
 
@@ -356,7 +361,7 @@ def fallback_game(m0="attack", m1="defend", s1=(), margin=3, b_general=None, s0=
     game = declare(game_of(setup([dict(big)], [dict(big)], b_general=b_general, a_general=gen(3))), m0, m1, s0,
                    s1)
     st = replay(game)
-    pools = [p.dice for p in ai._week_pools(st)]
+    pools = [p.dice for p in ai.week_pools(st)]
     dice = [[6] * margin + [1] * (pools[0] - margin), [1] * pools[1]]
     spans = ai.casualty_ranges(st, st.bids, (margin, 0))
     ranges = [s[0] if s else None for s in spans]
@@ -394,7 +399,7 @@ def test_ai19_a_defend_switched_by_counter_attack_is_an_attack():
     # North's Defend switched to Attack beats South's Block by 3: South falls back.
     game = declare(game_of(s), "defend", "attack", ["counter_attack"])
     game = apply(game, {"type": "counter_attack", "side": 0})
-    pool = ai._week_pools(replay(game))
+    pool = ai.week_pools(replay(game))
     assert pool[0].dice == 9 and pool[0].stat == "attack"
     dice = [[1] * 9, [6] * 3 + [1] * (pool[1].dice - 3)]
     st = replay(apply(game, {"type": "roll", "dice": dice}))
@@ -402,7 +407,7 @@ def test_ai19_a_defend_switched_by_counter_attack_is_an_attack():
     assert st.phase == "bid"
     # Not switched, the same Defend beaten by 3 falls back.
     stays = declare(game_of(s), "defend", "attack", ["counter_attack"])
-    pool = ai._week_pools(replay(stays))
+    pool = ai.week_pools(replay(stays))
     st = replay(apply(stays, {"type": "roll", "dice": [[1] * pool[0].dice, [6] * 3 + [1] * (pool[1].dice - 3)],
                               "ranges": [None, 1]}))
     assert st.weeks[-1].fell_back == (True, False) and st.phase == "over"

@@ -11,8 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.engine.ascension_reference import (
-    MOVEMENTS, Outcome, ReferenceInputError, literal_success_distribution, reference_odds, reinforcement,
-    success_distribution, tier_of,
+    MOVEMENTS,
+    Outcome,
+    ReferenceInputError,
+    literal_success_distribution,
+    reference_odds,
+    reinforcement,
+    success_distribution,
+    tier_of,
 )
 
 F = Fraction

@@ -11,6 +11,7 @@ import pytest
 
 from engine import ascension as ai
 from engine.game import ActionError, RuleError, apply, new_game, replay
+from engine.rules import SettingsError
 
 from .test_ascension import gen, setup, unit, week
 
@@ -284,7 +285,7 @@ def test_house_table_errors_word_for_word():
          "(U+202E), which would change how it reads"),
     ]
     for value, message in cases:
-        with pytest.raises(ai.SettingsError) as err:
+        with pytest.raises(SettingsError) as err:
             ai.normalize_house_tables(value)
         assert str(err.value) == message
     assert ai.normalize_house_tables({"major": {"attack": {"defend": "  Inflict   2  casualties "}}}) == \

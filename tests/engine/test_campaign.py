@@ -58,6 +58,16 @@ def with_stakes(state, stake0: str, stake1: str, **fields):
                    seen=state.seen | {s0, s1}, **fields)
 
 
+def stakes_drawn(state, rng):
+    """CMP-2 on a state made by hand (stakes not out, ``state.battle`` the battle to come): the
+    stakes drawn as the game draws them, after the battle before — here a drawn one, whose
+    stakes went back to their owners (CMP-5)."""
+    before = with_stakes(replace(state, battle=state.battle - 1), str(state.hands[0][0]), str(state.hands[1][0]))
+    after = cmp.step(before, {"type": "battle", "winner": None}, None, rng)
+    assert after.phase == "battle" and after.battle == state.battle
+    return after
+
+
 # ---------------------------------------------------------------- CMP-1, CMP-2
 
 
@@ -89,7 +99,7 @@ def test_cmp_2_stakes_are_random_and_reproducible():
 
 def test_cmp_2_last_card_is_staked_and_losing_it_loses_the_campaign():
     state = table_state("KS", "2H 3H 4H", "5C 6C 7C 8C", "9D 10D JD QD", battle=2)
-    state = cmp._draw_stakes(replace(state, battle=2), random.Random(1))
+    state = stakes_drawn(state, random.Random(1))
     assert state.stakes[0] == parse_card("KS") and state.hands[0] == ()
     assert "last card for Anna" in state.log[-1].text
     state = cmp.step(state, {"type": "battle", "winner": 1, "troops": 3}, None, random.Random(1))
@@ -323,7 +333,7 @@ def test_standing_says_where_the_campaign_is_for_the_list_of_saves():
         assert cmp.standing(state) == (f"Over · {state.name(state.winner)} won at the negotiating table after "
                                        f"{state.fought} battles")
     lost = table_state("KS", "2H 3H 4H", "5C 6C 7C 8C", "9D 10D JD QD", battle=2)
-    lost = cmp._draw_stakes(lost, random.Random(1))
+    lost = stakes_drawn(lost, random.Random(1))
     lost = cmp.step(lost, {"type": "battle", "winner": 1, "troops": 3}, None, random.Random(1))
     lost = cmp.step(lost, {"type": "take", "stake": True, "pool": None}, None, random.Random(1))
     assert cmp.standing(lost) == "Over · Ben won: Anna lost the last card in battle 2"

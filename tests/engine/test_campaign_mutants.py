@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import random
 import re
-from fractions import Fraction
 from dataclasses import replace
+from fractions import Fraction
 
 import pytest
 
 from engine import campaign as cmp
 from engine import game as games
-from engine.cards import Card, full_deck, parse_card, parse_cards
+from engine.cards import Card, Rank, Suit, full_deck, parse_card, parse_cards
 from engine.game import ActionError, RuleError, apply, new_game, replay
 
 DECK = full_deck()
@@ -31,6 +31,11 @@ def new(seed: int = 5, dummy: bool = False, deck: str = "app", names=("Anna", "B
 
 def cards(text: str) -> tuple[Card, ...]:
     return tuple(parse_cards(text))
+
+
+def at(items: tuple, index: int, value) -> tuple:
+    """``items`` with ``value`` at ``index`` (a state's pair of counts or hands, changed by hand)."""
+    return items[:index] + (value,) + items[index + 1:]
 
 
 def unseen(state, count: int) -> list[str]:
@@ -376,9 +381,11 @@ REFUSALS = [
      "This step deals or rolls: it needs the game's random generator (random.Random)"),
     (cmp.start, ({"players": ["A", "B"]}, [1], random.Random(1)),
      "The rules settings must be an object (the campaign has no variants)"),
-    (cmp.entry_problem, (_STATE, "table", "AS"), "An entry is one of pool, stake, refill, hand, drawn (got 'table')"),
-    (cmp.entry_problem, (_STATE, "pool", "ZZ"), "The card: Not a card: \"ZZ\"" + NO_CARD),
-    (cmp.entry_problem, (_STATE, "pool", "AS", 0, None), "The cards chosen: give a list of cards (got None)"),
+    (cmp.check_entry, (_STATE, "table", "AS"), "An entry is one of pool, stake, refill, hand, drawn (got 'table')"),
+    (cmp.check_entry, (_STATE, "pool", "ZZ"), "The card: Not a card: \"ZZ\"" + NO_CARD),
+    (cmp.check_entry, (_STATE, "pool", "AS", 0, None), "The cards chosen: give a list of cards (got None)"),
+    (cmp.can_enter, (_STATE, "table", "AS"), "An entry is one of pool, stake, refill, hand, drawn (got 'table')"),
+    (cmp.can_enter, (_STATE, "pool", "AS", 0, None), "The cards chosen: give a list of cards (got None)"),
 ]
 
 
@@ -548,9 +555,11 @@ def test_cmp_4_cmp_5_the_spoils_move_exactly_the_cards_taken(take_stake):
 # ---------------------------------------------------------------- entering your own deck's cards
 
 
-def test_entry_problem_says_why_a_card_cannot_be_entered_now():
+def test_check_entry_says_why_a_card_cannot_be_entered_now():
     """Issue 18 (CMP-2, CMP-4, CMP-7): each card once — a card seen face up cannot turn up as
     another stake, new pool card, hand or draw; the table greys it out with the reason."""
+    from tests.engine.test_campaign_table import refusal
+
     state = replay(table_game())
     assert state.phase == "stakes" and cmp.deck_left(state) == 52 - 12 - 4
     expect = [
@@ -567,19 +576,19 @@ def test_entry_problem_says_why_a_card_cannot_be_entered_now():
         ("drawn", "9C", 0, (), None),
     ]
     for what, card, player, chosen, message in expect:
-        assert cmp.entry_problem(state, what, card, player, chosen) == message, (what, card)
+        assert refusal(state, what, card, player, chosen) == message, (what, card)
     game = apply(table_game(), {"type": "stakes", "stakes": ["QS", "3H"]})
     state = replay(game)
     assert cmp.deck_left(state) == 36 and cmp.table_draws(state, 0) == 0
-    assert cmp.entry_problem(state, "stake", "QS", 1) == "CMP-2: the Q♠ cannot be Ben's stake: it is Anna's stake"
-    assert cmp.entry_problem(state, "drawn", "3H", 1) == "CMP-7: the 3♥ cannot be drawn from the deck: it is Ben's stake"
+    assert refusal(state, "stake", "QS", 1) == "CMP-2: the Q♠ cannot be Ben's stake: it is Anna's stake"
+    assert refusal(state, "drawn", "3H", 1) == "CMP-7: the 3♥ cannot be drawn from the deck: it is Ben's stake"
     game = apply(apply(game, {"type": "battle", "winner": 0, "troops": 9}), {"type": "take", "stake": True, "pool": "KH"})
     state = replay(game)
     assert state.phase == "refill" and state.refill_at == 1
-    assert cmp.entry_problem(state, "refill", "3H", 0) == ("CMP-4: the 3♥ cannot be the new pool card: it is in "
+    assert refusal(state, "refill", "3H", 0) == ("CMP-4: the 3♥ cannot be the new pool card: it is in "
                                                            "Anna's hand (it was seen face up); a deck has one of each card")
-    assert cmp.entry_problem(state, "hand", "3H", 0) is None  # seen in Anna's hand: it is hers
-    assert cmp.entry_problem(state, "hand", "3H", 1) == ("CMP-7: the 3♥ cannot be in Ben's hand: it is in Anna's "
+    assert refusal(state, "hand", "3H", 0) is None  # seen in Anna's hand: it is hers
+    assert refusal(state, "hand", "3H", 1) == ("CMP-7: the 3♥ cannot be in Ben's hand: it is in Anna's "
                                                          "hand (it was seen face up)")
     game = apply(game, {"type": "refill", "card": "9C"})
     state = replay(game)
@@ -669,8 +678,8 @@ def test_cmp_7_cmp_9_a_short_hand_draws_up_to_five_and_the_dummy_one_more(dummy,
     state = replay(exhausted_table_game(dummy))
     player = 1 if dummy else 0
     name = state.name(player)
-    state = replace(state, counts=cmp._set(state.counts, player, held),
-                    known=cmp._set(state.known, player, state.known[player][:min(held, 3)]))
+    state = replace(state, counts=at(state.counts, player, held),
+                    known=at(state.known, player, state.known[player][:min(held, 3)]))
     if player == 1:
         laid = cards("9H 9D 9C 8H 8D 8C")
         state = replace(state, laid=((laid, ()),), seen=state.seen | set(laid))
@@ -706,13 +715,13 @@ def test_treaty_odds_match_every_draw_in_flush_and_straight_heavy_decks():
     one or two suits in play, runs of ranks, cards held hidden and extra cards drawn — equal
     the enumeration of every draw."""
     rng = random.Random(8)
-    suits = list(cmp.Suit)
+    suits = list(Suit)
     checked = 0
     for case in range(90):
         lean = rng.sample(suits, rng.choice([1, 2]))
         low = rng.randint(2, 9)
         run = [r for r in range(low, low + 6)]
-        pool = [Card(cmp.Rank(r), s) for r in run for s in lean] + rng.sample(DECK, 6)
+        pool = [Card(Rank(r), s) for r in run for s in lean] + rng.sample(DECK, 6)
         pool = list(dict.fromkeys(pool))
         rng.shuffle(pool)
         held = rng.randint(0, 4)
@@ -923,13 +932,18 @@ def test_a_game_that_keeps_earlier_readings_says_so_first():
 def test_upgrade_leaves_out_only_what_old_versions_ignored():
     """Issue 20: an old game's actions lose the fields its version ignored (a drawn battle's
     troop points, a roll's dice, unknown fields); other actions pass as they are, to be checked."""
-    assert cmp._old_action({"type": "battle", "winner": None, "troops": 3, "x": 1}) == {"type": "battle", "winner": None}
-    assert cmp._old_action({"type": "battle", "winner": 1, "troops": 3, "x": 1}) == \
+
+    def upgraded(action):
+        old = {"kind": "campaign", "seed": 3, "setup": {"players": ["A", "B"]}, "position": 0, "actions": [action]}
+        return cmp.upgrade(old)["actions"][0]
+
+    assert upgraded({"type": "battle", "winner": None, "troops": 3, "x": 1}) == {"type": "battle", "winner": None}
+    assert upgraded({"type": "battle", "winner": 1, "troops": 3, "x": 1}) == \
         {"type": "battle", "winner": 1, "troops": 3}
-    assert cmp._old_action({"type": "roll", "dice": [1, 2]}) == {"type": "roll"}
-    assert cmp._old_action({"type": "take", "stake": True, "pool": "ks", "x": 0}) == \
+    assert upgraded({"type": "roll", "dice": [1, 2]}) == {"type": "roll"}
+    assert upgraded({"type": "take", "stake": True, "pool": "ks", "x": 0}) == \
         {"type": "take", "stake": True, "pool": "ks"}
-    assert cmp._old_action({"type": "zzz", "a": 1}) == {"type": "zzz", "a": 1} and cmp._old_action(5) == 5
+    assert upgraded({"type": "zzz", "a": 1}) == {"type": "zzz", "a": 1} and upgraded(5) == 5
     old = {"kind": "campaign", "seed": 3, "setup": {"players": ["A", "B"]}, "position": 1,
            "actions": [{"type": "battle", "winner": None, "troops": 4}]}
     assert cmp.upgrade(old) == {"kind": "campaign", "seed": 3, "setup": {"players": ["A", "B"]}, "position": 1,
@@ -1126,10 +1140,10 @@ def test_treaty_chances_count_only_what_each_side_may_know(dummy):
 def test_cmp_2_the_last_card_is_announced_with_its_stake(hand0, hand1, last):
     """CMP-2: a player with one card left stakes it, and the log says that losing it loses the
     campaign."""
-    from tests.engine.test_campaign import table_state
+    from tests.engine.test_campaign import stakes_drawn, table_state
 
     state = table_state(hand0, hand1, "5C 6C 7C 8C", "9D 10D JD QD", battle=2)
-    state = cmp._draw_stakes(state, random.Random(1))
+    state = stakes_drawn(state, random.Random(1))
     text = state.log[-1].text
     if last is None:
         assert "last card" not in text

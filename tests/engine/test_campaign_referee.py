@@ -10,7 +10,6 @@ nobody may see (CMP-9); every public function refuses bad arguments with a
 from __future__ import annotations
 
 import itertools
-import json
 import random
 from collections import Counter
 from dataclasses import replace
@@ -21,9 +20,8 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from engine import campaign as cmp
-from engine import codec
+from engine import codec, poker
 from engine import game as games
-from engine import poker
 from engine.cards import Card, full_deck, parse_card, parse_cards
 from engine.game import ActionError, RuleError, apply, new_game, replay
 from engine.poker import CATEGORIES, best_hand

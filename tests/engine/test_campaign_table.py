@@ -409,17 +409,30 @@ def test_losing_the_last_card_ends_the_campaign_and_no_new_pool_card_is_asked_fo
     assert cmp.standing(state) == "Over · Anna won: Ben lost the last card in battle 6"
 
 
-def test_entry_problem_greys_out_what_the_engine_would_refuse():
-    """The view's one check before anything is recorded: the same as normalize_action's."""
+def refusal(state, what, card, player=0, chosen=()):
+    """What :func:`engine.campaign.check_entry` says against entering ``card`` (its message),
+    or None when it may be entered; :func:`engine.campaign.can_enter` answers the same."""
+    try:
+        cmp.check_entry(state, what, card, player, chosen)
+    except (RuleError, cmp.ArgumentError) as err:
+        assert cmp.can_enter(state, what, card, player, chosen) is False
+        return str(err)
+    assert cmp.can_enter(state, what, card, player, chosen) is True
+    return None
+
+
+def test_check_entry_greys_out_what_the_engine_would_refuse():
+    """The view's one check before anything is recorded: the same as normalize_action's (the
+    triad: check_entry raises, can_enter answers)."""
     game = apply(new(), {"type": "deal", "pool": ["AS", "KH", "7D", "2C"]})
     state = replay(game)
-    assert cmp.entry_problem(state, "stake", "QS", 0) is None
-    assert cmp.entry_problem(state, "stake", "KH", 0) == "CMP-2: the K♥ cannot be Anna's stake: it is in the pool"
-    assert cmp.entry_problem(state, "stake", "QS", 1, ["QS"]).startswith("the Q♠ is entered already")
-    assert cmp.entry_problem(state, "pool", "QS", 0, ["QS"]).startswith("the Q♠ is entered already")
-    assert cmp.entry_problem(state, "pool", "KH", 0) is None
+    assert refusal(state, "stake", "QS", 0) is None
+    assert refusal(state, "stake", "KH", 0) == "CMP-2: the K♥ cannot be Anna's stake: it is in the pool"
+    assert refusal(state, "stake", "QS", 1, ["QS"]).startswith("the Q♠ is entered already")
+    assert refusal(state, "pool", "QS", 0, ["QS"]).startswith("the Q♠ is entered already")
+    assert refusal(state, "pool", "KH", 0) is None
     for card in DECK:
-        refused = cmp.entry_problem(state, "stake", card, 0)
+        refused = refusal(state, "stake", card, 0)
         accepted = games.can_apply(game, {"type": "stakes", "stakes": [str(card), "3H" if card != parse_card("3H")
                                                                           else "4H"]})
         assert (refused is None) == accepted, card
@@ -428,20 +441,26 @@ def test_entry_problem_greys_out_what_the_engine_would_refuse():
     game = apply(game, {"type": "take", "pool": "7D"})
     state = replay(game)
     assert state.phase == "refill"
-    assert cmp.entry_problem(state, "refill", "7D") == ("CMP-4: the 7♦ cannot be the new pool card: it is in "
+    assert refusal(state, "refill", "7D") == ("CMP-4: the 7♦ cannot be the new pool card: it is in "
                                                         "Ben's hand (it was seen face up); a deck has one of each card")
-    assert cmp.entry_problem(state, "refill", "8D") is None
-    assert cmp.entry_problem(state, "hand", "7D", 1) is None  # seen in Ben's hand: it belongs there
-    assert cmp.entry_problem(state, "hand", "7D", 0).startswith("CMP-7: the 7♦ cannot be in Anna's hand")
-    assert cmp.entry_problem(state, "drawn", "7D", 0).startswith("CMP-7: the 7♦ cannot be drawn from the deck")
-    assert cmp.entry_problem(state, "drawn", "8D", 0) is None
-    for bad in [("nothing", "8D"), ("stake", "ZZ"), ("stake", None)]:
+    assert refusal(state, "refill", "8D") is None
+    assert refusal(state, "hand", "7D", 1) is None  # seen in Ben's hand: it belongs there
+    assert refusal(state, "hand", "7D", 0).startswith("CMP-7: the 7♦ cannot be in Anna's hand")
+    assert refusal(state, "drawn", "7D", 0).startswith("CMP-7: the 7♦ cannot be drawn from the deck")
+    assert refusal(state, "drawn", "8D", 0) is None
+    with pytest.raises(RuleError) as refused:
+        cmp.check_entry(state, "refill", "7D")
+    assert refused.value.rule_id == "CMP-4"
+    with pytest.raises(cmp.ArgumentError, match="the Q♠ is entered already"):
+        cmp.check_entry(state, "pool", "QS", 0, ["QS"])
+    for check in (cmp.check_entry, cmp.can_enter):
+        for bad in [("nothing", "8D"), ("stake", "ZZ"), ("stake", None)]:
+            with pytest.raises(ValueError):
+                check(state, *bad)
         with pytest.raises(ValueError):
-            cmp.entry_problem(state, *bad)
-    with pytest.raises(ValueError):
-        cmp.entry_problem(state, "stake", "8D", 2)
-    with pytest.raises(ValueError):
-        cmp.entry_problem(None, "stake", "8D")
+            check(state, "stake", "8D", 2)
+        with pytest.raises(ValueError):
+            check(None, "stake", "8D")
 
 
 def test_table_draws_and_the_deck_left():

@@ -14,7 +14,8 @@ import re
 import zlib
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine import codec
 from engine import game as game_mod

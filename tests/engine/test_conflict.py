@@ -12,9 +12,28 @@ from hypothesis import strategies as st
 from engine import conflict as oic
 from engine.cards import Card, Rank, Suit, full_deck, parse_card
 from engine.conflict import (
-    HOUSE_RULES, KIND, VARIANTS, Scope, SetupError, can_engage, can_follow, card_value, check_play,
-    hand_size, in_world_time, is_usable, legal_plays, max_card_size, normalize_setup, player_max_sizes,
-    player_ratings, public_game, setup_warnings, side_ratings, trumps, why_not_follow,
+    HOUSE_RULES,
+    KIND,
+    VARIANTS,
+    Scope,
+    SetupError,
+    can_engage,
+    can_follow,
+    card_value,
+    check_play,
+    hand_size,
+    in_world_time,
+    is_usable,
+    legal_plays,
+    max_card_size,
+    normalize_setup,
+    player_max_sizes,
+    player_ratings,
+    public_game,
+    setup_warnings,
+    side_ratings,
+    trumps,
+    why_not_follow,
 )
 from engine.game import ActionError, Game, RuleError, apply, goto, history, new_game, replay
 from engine.rules import SettingsError, resolve_rules

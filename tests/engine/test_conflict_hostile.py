@@ -6,7 +6,7 @@ conflicts (app deck and real cards, teams, solo sides, every rules variant): onl
 ``ValueError`` subclasses ever come out, a refused action changes nothing, an
 accepted one is stored in canonical form, replays identically from its JSON,
 validates and round-trips a link (``hostile.take``). The public helpers of
-engine/conflict.py and engine/solo.py get random arguments (``hostile.call``).
+engine/conflict/ and engine/conflict/opponent.py get random arguments (``hostile.call``).
 
 ``pytest --hypothesis-show-statistics`` prints the example counts and how many
 actions were accepted and refused (``hypothesis.event``).
@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 
 from engine import conflict as oic
 from engine import game as games
-from engine import solo
 from engine.cards import full_deck
+from engine.conflict import opponent as solo
 from tests.engine import hostile
 
 FIELDS = ("side", "player", "card", "cards", "why")
@@ -150,6 +150,15 @@ def test_public_helpers_answer_or_refuse_with_a_value_error(game, data):
         (oic.start, ARGS, ARGS, st.one_of(st.just(random.Random(1)), ARGS)),
         (oic.legal_plays, anything),
         (oic.check_play, anything, ARGS, CARDS, side),
+        (oic.can_play, anything, ARGS, CARDS, side),
+        (oic.check_discard, anything, side, ARGS, st.one_of(st.lists(CARDS, max_size=4), ARGS)),
+        (oic.can_discard, anything, side, ARGS, st.one_of(st.lists(CARDS, max_size=4), ARGS)),
+        (oic.check_pass, anything, side),
+        (oic.can_pass, anything, side),
+        (oic.check_next_round, anything),
+        (oic.can_next_round, anything),
+        (oic.check_call, anything),
+        (oic.can_call, anything),
         (oic.side_ratings, anything, side),
         (oic.player_ratings, anything, side, ARGS),
         (oic.player_max_sizes, anything, side, ARGS),

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 from engine import conflict as oic
 from engine import game as games
-from engine import solo
 from engine.cards import Card
+from engine.conflict import opponent as solo
 from tests.engine import privacy
 
 NAMES = ("north", "south")

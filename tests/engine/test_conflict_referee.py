@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 
-from engine import codec, solo
+from engine import codec
 from engine import conflict as oic
 from engine.cards import Card, CardError, Suit, parse_card
+from engine.conflict import opponent as solo
 from engine.game import ActionError, Game, RuleError, apply, goto, history, new_game, replay, validate
 from engine.rules import SettingsError
 
@@ -115,6 +116,55 @@ def test_out_of_turn_moves_cite_the_clause():
     dealt = app_game()
     with pytest.raises(RuleError, match=r"^OIC-8: every player discards"):
         apply(dealt, {"type": "pass"})
+
+
+def test_may_this_be_done_has_one_shape_check_raises_can_answers_step_does():
+    """Issue 31: each action's check_* raises what normalize_action raises (the clause),
+    its can_* answers, and step does it."""
+    game = table_game()  # the zombies (side 1) open; round 1 is being played
+    state = replay(game)
+    questions = [
+        (oic.check_play, oic.can_play, (0, "9S"), {"type": "play", "player": 0, "card": "9S"}),
+        (oic.check_play, oic.can_play, (0, "9S", 0), {"type": "play", "side": 0, "player": 0, "card": "9S"}),
+        (oic.check_play, oic.can_play, (0, "2S"), {"type": "play", "player": 0, "card": "2S"}),
+        (oic.check_pass, oic.can_pass, (), {"type": "pass"}),
+        (oic.check_pass, oic.can_pass, (0,), {"type": "pass", "side": 0}),
+        (oic.check_next_round, oic.can_next_round, (), {"type": "next_round"}),
+        (oic.check_call, oic.can_call, (), {"type": "call"}),
+        (oic.check_discard, oic.can_discard, (0, 0, []), {"type": "discard", "side": 0, "player": 0, "cards": []}),
+    ]
+    dealt = keep_all(app_game())
+    between = round_won_by(table_game(), "9S")
+    over = apply(between, {"type": "call"})
+    for g in (game, app_game(), dealt, between, over):
+        st = replay(g)
+        for check, can, args, action in questions:
+            try:
+                oic.normalize_action(st, action)
+            except (RuleError, ActionError) as err:
+                with pytest.raises(type(err)) as refused:
+                    check(st, *args)
+                assert getattr(refused.value, "rule_id", None) == getattr(err, "rule_id", None)
+                assert can(st, *args) is False
+            else:
+                assert check(st, *args) is None and can(st, *args) is True
+                apply(g, action)  # and the step does it
+    assert oic.can_play(state, 0, "9S") and not oic.can_play(state, 0, "9S", side=0)
+    with pytest.raises(RuleError, match=r"^OIC-11: it is Zombie invasion's turn, not Purple Dragon League's"):
+        oic.check_play(state, 0, "9S", side=0)
+    with pytest.raises(RuleError, match=r"^OIC-19: round 1 is still being played"):
+        oic.check_call(state)
+    assert oic.can_call(replay(between)) and oic.can_next_round(replay(between)) and not oic.can_pass(replay(between))
+    with pytest.raises(RuleError, match="^OIC-17: the conflict is over"):
+        oic.check_next_round(replay(over))
+    # A player, side or card that does not exist is a "no" too (ActionError from check_*) …
+    assert not oic.can_play(state, 7, "9S") and not oic.can_play(state, 0, "1X") and not oic.can_pass(state, 2)
+    with pytest.raises(ActionError, match="There is no player 7"):
+        oic.check_play(state, 7, "9S")
+    # … but something that is not a conflict's state is the caller's mistake.
+    for can in (oic.can_play, oic.can_pass, oic.can_next_round, oic.can_call, oic.can_discard):
+        with pytest.raises(oic.ArgumentError, match="Not the state of a conflict"):
+            can(None, *([0] * (can.__code__.co_argcount - 1)))
 
 
 def test_a_why_belongs_to_the_apps_own_moves_only():

@@ -19,16 +19,48 @@ from engine import codec
 from engine import consim as cs
 from engine.cards import Suit, full_deck, parse_card
 from engine.consim import (
-    ADVANTAGES, HOUSE_RULES, KIND, VARIANTS, Combatant, Condition, SetupError, Status, Trait,
-    Training, WoundStatus, apply_wound, cards_due, current_turn, damage_modifier, hit_chance,
-    hit_modifier, initiative_order, normalize_setup, shot_odds, suppression_caused,
-    wound_distribution, wound_status,
+    ADVANTAGES,
+    HOUSE_RULES,
+    KIND,
+    VARIANTS,
+    Combatant,
+    Condition,
+    SetupError,
+    Status,
+    Training,
+    Trait,
+    WoundStatus,
+    apply_wound,
+    cards_due,
+    current_turn,
+    damage_modifier,
+    hit_chance,
+    hit_modifier,
+    initiative_order,
+    normalize_setup,
+    shot_odds,
+    suppression_caused,
+    wound_distribution,
+    wound_status,
 )
 from engine.game import ActionError, RuleError, apply, history, new_game, redo, replay, undo
 from engine.rules import SettingsError
 
 from .consim_kit import (
-    DEAL, END, NEXT, OWN, SPADES, acting, deal, fighter, game, in_order, man, roster, run, shoot, two_sides, until,
+    DEAL,
+    END,
+    NEXT,
+    OWN,
+    acting,
+    deal,
+    fighter,
+    game,
+    in_order,
+    man,
+    roster,
+    run,
+    shoot,
+    until,
 )
 
 C = parse_card
@@ -512,7 +544,7 @@ def replace_status(status: Status, **changes: Any) -> Status:
 
 
 def test_cs_10_countdowns_start_only_where_a_condition_starts():
-    need = cs._needs_countdown
+    need = cs.countdown_dice
     assert need(Condition.OK, WoundStatus.INJURE) == need(Condition.STUNNED, WoundStatus.INJURE) == 2
     assert need(Condition.STUNNED, WoundStatus.STUN) == 2
     assert need(Condition.OK, WoundStatus.STUN) == 0 and need(Condition.INJURED, WoundStatus.INJURE) == 0

@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import consim as cs
-from engine.game import apply, new_game, replay
+from engine.game import new_game, replay
 
 from . import hostile
-from .consim_kit import NEXT, OWN, deal, in_order, man, roster, run, shoot, two_sides
+from .consim_kit import NEXT, OWN, deal, in_order, run, shoot, two_sides
 
 FIELDS = ("advantages", "surprised", "cards", "hidden_cards", "hidden_next", "combatant", "shooter", "targets",
           "mode", "cover", "unseen", "semi", "dice", "results", "hide")
@@ -54,7 +54,7 @@ def _valid(g) -> list[dict]:
     return out
 
 
-ACTIONS = {name: hostile.actions(cs._TYPES, FIELDS, _valid(g)) for name, g in GAMES.items()}
+ACTIONS = {name: hostile.actions(cs.ACTION_TYPES, FIELDS, _valid(g)) for name, g in GAMES.items()}
 
 
 def _play(name: str, moves) -> None:
@@ -149,6 +149,13 @@ def test_hostile_arguments_to_the_table_helpers(state, a, b, c):
     hostile.call(cs.is_hidden, state, a)
     hostile.call(cs.can_act, state, a)
     hostile.call(cs.check_shot, state, a, b, c)
+    hostile.call(cs.can_shoot, state, a, b, c)
+    for fn in (cs.check_long, cs.can_long):
+        hostile.call(fn, state, a, b)
+    for fn in (cs.check_treat, cs.can_treat, cs.check_first_aid, cs.can_first_aid):
+        hostile.call(fn, state, a)
+    for fn in (cs.check_end_round, cs.can_end_round):
+        hostile.call(fn, state)
     hostile.call(cs.forecast, state, a, b, c)
     hostile.call(cs.describe, state, a)
     hostile.call(cs.normalize_action, state, a)

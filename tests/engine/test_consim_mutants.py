@@ -435,8 +435,8 @@ def test_deal_and_copy_refusals_say_why():
     assert str(refusal_of(lambda: cs.step(dealt, shoot(0, 2, dice=[{"d10": 3}])))) == (
         "A spectator's copy shows nothing of fire at The Observer's combatant 1: its dice are null")
     s = replay(run(game(), in_order(6)))
-    assert cs.check_shot(s, 0, [3], "burst") == "CS-8: fire is aimed or suppressive"
-    assert cs.check_shot(s, 1, [3], "aimed") == (
+    assert str(refusal_of(lambda: cs.check_shot(s, 0, [3], "burst"))) == "CS-8: fire is aimed or suppressive"
+    assert str(refusal_of(lambda: cs.check_shot(s, 1, [3], "aimed"))) == (
         "CS-5: only the current actor acts: it is Blue 1's turn (the A♠), so Blue 2 cannot shoot now")
 
 

@@ -17,10 +17,21 @@ from hypothesis import strategies as st
 
 from engine import codec
 from engine import consim as cs
-from engine.game import ActionError, RuleError, apply, goto, history, is_spectator, new_game, new_seed, replay, undo, \
-    validate
+from engine.game import (
+    ActionError,
+    RuleError,
+    apply,
+    goto,
+    history,
+    is_spectator,
+    new_game,
+    new_seed,
+    replay,
+    undo,
+    validate,
+)
 
-from .consim_kit import DEAL, END, NEXT, OWN, deal, game, in_order, man, roster, run, shoot, two_sides
+from .consim_kit import DEAL, END, NEXT, OWN, deal, game, man, roster, run, shoot
 from .privacy import assert_absent, payload_json, spectator_texts
 
 

@@ -99,18 +99,62 @@ def test_cs_5_next_and_shots_need_a_round_and_a_card():
         apply(g, shoot(0, 3))
 
 
+def refused(check, can, state, *args) -> str:
+    """The clause and words of ``check``'s RuleError; ``can`` answers no alike."""
+    with pytest.raises(RuleError) as caught:
+        check(state, *args)
+    assert can(state, *args) is False
+    return str(caught.value)
+
+
 def test_check_shot_gives_the_views_the_same_refusals():
     s = replay(run(game(), in_order(6)))
-    assert cs.check_shot(s, 0, [3], "aimed") is None
-    assert cs.check_shot(s, 3, [0], "aimed").startswith("CS-5: only the current actor acts")
-    assert cs.check_shot(s, 0, [], "aimed") == "CS-7: pick a target"
-    assert cs.check_shot(s, 0, [3, 4], "aimed").startswith("CS-9: an aimed shot has one target")
-    assert cs.check_shot(s, 0, [3, 4], "suppressive") is None
-    assert cs.check_shot(s, 0, [3], "burst") == "CS-8: fire is aimed or suppressive"
+
+    def refusal(*args) -> str:
+        return refused(cs.check_shot, cs.can_shoot, s, *args)
+
+    assert cs.check_shot(s, 0, [3], "aimed") is None and cs.can_shoot(s, 0, [3], "aimed") is True
+    assert refusal(3, [0], "aimed").startswith("CS-5: only the current actor acts")
+    assert refusal(0, [], "aimed") == "CS-7: pick a target"
+    assert refusal(0, [3, 4], "aimed").startswith("CS-9: an aimed shot has one target")
+    assert cs.check_shot(s, 0, [3, 4], "suppressive") is None and cs.can_shoot(s, 0, [3, 4], "suppressive")
+    assert refusal(0, [3], "burst") == "CS-8: fire is aimed or suppressive"
     for bad in ((99, [3], "aimed"), (0, [99], "aimed"), (0, "3", "aimed"), ("0", [3], "aimed"), (0, None, "aimed")):
         with pytest.raises(ArgumentError):
             cs.check_shot(s, *bad)
-    assert cs.check_shot(replay(game()), 0, [3], "aimed").startswith("CS-5: shots are actions in card order")
+        with pytest.raises(ArgumentError):
+            cs.can_shoot(s, *bad)
+    assert refused(cs.check_shot, cs.can_shoot, replay(game()), 0, [3], "aimed").startswith(
+        "CS-5: shots are actions in card order")
+
+
+def test_the_other_may_questions_have_the_same_shape():
+    """Issue 31: check_* raises the referee's RuleError (its clause first), can_* answers; a
+    combatant or card that is not one is an ArgumentError."""
+    g = run(game(), deal("AS KH", "QS", "JS", "10S", "9S", "8S", advantages={"0": ["morale"]}))
+    s = replay(g)
+    assert cs.check_long(s, 0, ["AS", "KH"]) is None and cs.can_long(s, 0, ["KH", "AS"]) is True
+    assert refused(cs.check_long, cs.can_long, s, 0, ["AS"]) == "CS-5: a long action spends at least 2 different cards"
+    assert refused(cs.check_long, cs.can_long, s, 1, ["QS", "AS"]).startswith("CS-5: only the current actor acts")
+    for bad in ((9, ["AS", "KH"]), (0, "AS KH"), (0, ["AS", "XX"])):
+        with pytest.raises(ArgumentError):
+            cs.can_long(s, *bad)
+    assert refused(cs.check_treat, cs.can_treat, s, 3) == "CS-13: only an INJURED combatant is treated (Red 1 is fit)"
+    assert refused(cs.check_first_aid, cs.can_first_aid, s, 3) == (
+        "CS-13: first aid is for a DYING combatant (Red 1 is fit)")
+    hurt = replay(apply(g, shoot(0, 3, dice=[{"d10": 10, "d6": 3, "countdown": 4}])))
+    assert hurt.statuses[3].condition is Condition.INJURED
+    assert cs.check_treat(hurt, 3) is None and cs.can_treat(hurt, 3) and not cs.can_first_aid(hurt, 3)
+    with pytest.raises(ArgumentError):
+        cs.can_treat(hurt, -1)
+    assert cs.check_end_round(s) is None and cs.can_end_round(s) is True
+    assert refused(cs.check_end_round, cs.can_end_round, replay(game())) == "CS-12: no round is on"
+    for check, can, args in ((cs.check_long, cs.can_long, (0, ["AS", "KH"])), (cs.check_treat, cs.can_treat, (3,)),
+                             (cs.check_first_aid, cs.can_first_aid, (3,)), (cs.check_end_round, cs.can_end_round, ())):
+        with pytest.raises(ArgumentError):
+            check("not a state", *args)
+        with pytest.raises(ArgumentError):
+            can("not a state", *args)
 
 
 # ---------------------------------------------------------------------------

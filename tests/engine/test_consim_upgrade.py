@@ -15,7 +15,7 @@ import pytest
 
 from engine import codec
 from engine import consim as cs
-from engine.game import RuleError, apply, history, is_spectator, replay, validate
+from engine.game import apply, history, is_spectator, replay, validate
 
 from .consim_kit import NEXT, shoot
 from .privacy import payload_json

@@ -32,9 +32,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import ascension  # first: it imports ascension_advice and ascension_odds at its end
-from engine import ascension_advice, ascension_odds, campaign, cards, codec, conflict, consim, poker, rules
-from engine import record, referee, solo, text, zerosum
+from engine import (
+    ascension,
+    campaign,
+    cards,
+    codec,
+    conflict,
+    consim,
+    poker,
+    record,
+    referee,
+    rules,
+    solo,
+    text,
+    zerosum,
+)
 from engine import game as games
 from engine.game import Game, new_game, replay
 
@@ -108,10 +120,10 @@ REPRODUCERS: dict[str, Callable[[], Any]] = {
     "consim.cards_owed(state, surprised=range(10**9))":
         lambda: consim.cards_owed(states()["initiative"], None, range(10**9)),
     "cards.shuffled_deck([])": lambda: cards.shuffled_deck([]),
-    "ascension_advice.bid_name(0)": lambda: ascension_advice.bid_name(0),
-    "ascension_advice.bid_name(Bid('charge'))": lambda: ascension_advice.bid_name(ascension.Bid("charge")),
-    "mix_text([], 4)": lambda: ascension_advice.mix_text([], 4),
-    "mix_text(bids, [nan])": lambda: ascension_advice.mix_text([ascension.Bid("attack")], [float("nan")]),
+    "ascension.bid_name(0)": lambda: ascension.bid_name(0),
+    "ascension.bid_name(Bid('charge'))": lambda: ascension.bid_name(ascension.Bid("charge")),
+    "mix_text([], 4)": lambda: ascension.mix_text([], 4),
+    "mix_text(bids, [nan])": lambda: ascension.mix_text([ascension.Bid("attack")], [float("nan")]),
     "game.replay(0)": lambda: games.replay(0),
     "game.equipment(0)": lambda: games.equipment(0),
     "codec.encode_share(0)": lambda: codec.encode_share(0),
@@ -252,7 +264,7 @@ NOT_CALLED = {
 }
 
 MODULES = (cards, poker, zerosum, rules, games, codec, conflict, solo, campaign, consim, ascension,
-           ascension_advice, ascension_odds, record)
+           record)
 
 
 def _public_callables() -> list[Callable[..., Any]]:
@@ -305,7 +317,7 @@ HOSTILE = st.one_of(
 def _state_for(fn: Callable[..., Any], name: str) -> Any:
     """A real state or game of ``fn``'s module, for a first parameter that wants one."""
     system = {"conflict": "conflict", "solo": "conflict", "campaign": "campaign", "consim": "initiative",
-              "ascension": "battle", "ascension_advice": "battle", "ascension_odds": "battle"}.get(name.split(".")[0])
+              "ascension": "battle"}.get(name.split(".")[0])
     first = _positional(fn)[0].name if _positional(fn) else ""
     if system is None:
         return None

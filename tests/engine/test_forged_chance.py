@@ -12,8 +12,7 @@ from dataclasses import replace
 import pytest
 
 from engine import ascension as ai
-from engine import codec, solo
-from engine import conflict as oic
+from engine import codec
 from engine import consim as cs
 from engine.codec import ShareError
 from engine.game import ActionError, RuleError, apply, new_game, replay
@@ -56,7 +55,7 @@ def revealed(rules=None, seed=7):
 
 def test_battle_with_the_apps_dice_refuses_dice_successes_and_range_rolls_from_a_link():
     game = revealed()
-    pools = ai._week_pools(replay(game))
+    pools = ai.week_pools(replay(game))
     crushing = {"type": "roll", "dice": [[6] * pools[0].dice, [1] * pools[1].dice]}
     for roll in (crushing, {"type": "roll", "successes": [pools[0].dice, 0]},
                  {"type": "roll", "successes": [2, 0], "ranges": [3, None]}):
@@ -162,5 +161,5 @@ def test_a_missing_roll_is_a_players_sentence_and_a_plain_action_error():
     # The helper that asks for the next roll still names it.
     call = cs.next_roll(replay(game), short)
     assert (call.key, call.dice) == ("d6", "d6")
-    # The private refusal can be made from its message alone, like every ActionError.
-    assert str(cs._MissingRoll("x")) == "x"
+    # The refusal next_roll reads can be made from its message alone, like every ActionError.
+    assert str(cs.MissingRoll("x")) == "x"

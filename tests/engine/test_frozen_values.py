@@ -27,14 +27,12 @@ from hypothesis import strategies as st
 
 from engine import ascension as ai
 from engine import campaign as cmp
-from engine import cards
-from engine import codec
+from engine import cards, codec, solo
 from engine import conflict as oic
 from engine import consim as cs
 from engine import game as games
 from engine import record as records
-from engine import solo
-from engine.ascension_tables import MANEUVERS
+from engine.ascension import MANEUVERS
 from engine.game import FrozenDict, FrozenList, apply, new_game, replay
 from tests.engine import consim_kit
 
@@ -379,7 +377,7 @@ def _fill(param: inspect.Parameter, state: Any, game: games.Game) -> list[Any] |
 
 _HELPERS = {
     "conflict": (oic, solo), "campaign": (cmp,), cs.KIND: (cs,),
-    "battle": (ai, sys.modules["engine.ascension_odds"], sys.modules["engine.ascension_advice"]),
+    "battle": (ai,),  # its face holds the odds', the staff officer's and the app general's names too
 }
 
 
@@ -428,7 +426,7 @@ def _extras(kind: str, state: Any) -> list[tuple[str, Callable[[], Any]]]:
         out = [(f"shot_odds({i})", lambda c=c: cs.shot_odds(c)) for i, c in enumerate(state.combatants)]
         out += [(f"hit_chance({i})", lambda c=c: cs.hit_chance(c)) for i, c in enumerate(state.combatants)]
         out += [("wound_distribution(7)", lambda: cs.wound_distribution(7)),
-                ("check_shot", lambda: cs.check_shot(state, 0, [2], "aimed")),
+                ("can_shoot", lambda: cs.can_shoot(state, 0, [2], "aimed")),
                 ("initiative_order", lambda: cs.initiative_order("AS KH 2C"))]
         return out
     return [("tier_odds(3, 4)", lambda: ai.tier_odds(3, 4, skilled=(True, False))),

@@ -1,4 +1,4 @@
-"""Organizations In Conflict solo (engine.solo, issue 12): the app plays a side.
+"""Organizations In Conflict solo (engine.conflict.opponent, issue 12): the app plays a side.
 
 Every move the app makes is legal under every rules variant; it never peeks (two
 states that differ only in hidden cards give the same decision); every move is
@@ -15,10 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import codec, solo
+from engine import codec
 from engine import conflict as oic
 from engine.cards import Suit, full_deck, parse_card
 from engine.conflict import SetupError, normalize_setup, public_game
+from engine.conflict import opponent as solo
 from engine.game import ActionError, apply, goto, history, new_game, replay, undo
 
 C = parse_card
@@ -488,6 +489,15 @@ def test_unknown_level_and_wrong_turn_are_refused():
 
 def test_suits_table_matches_the_cards_module():
     assert solo.SUITS == tuple(Suit)
+
+
+def test_the_old_import_path_still_works():
+    """engine.solo, the app's player before issue 31, is kept for callers: the same objects."""
+    from engine import solo as old
+    from engine.solo import decide, to_act
+
+    assert old.__all__ == solo.__all__ and all(getattr(old, name) is getattr(solo, name) for name in solo.__all__)
+    assert decide is solo.decide and to_act is solo.to_act and oic.opponent is solo
 
 
 def test_the_apps_why_talks_to_people_and_names_the_side_when_the_app_plays_both():

@@ -11,8 +11,19 @@ from engine import codec
 from engine import game as game_mod
 from engine.game import RuleError
 from web.store import (
-    BACKUP_PREFIX, LAST_PREFIX, SLOT_PREFIX, TRASH_KEY, ConflictingEdit, DamagedSave, MemoryStorage,
-    NoSuchSave, StorageFull, Store, StoreError, WebStorage, filename_for,
+    BACKUP_PREFIX,
+    LAST_PREFIX,
+    SLOT_PREFIX,
+    TRASH_KEY,
+    ConflictingEdit,
+    DamagedSave,
+    MemoryStorage,
+    NoSuchSave,
+    StorageFull,
+    Store,
+    StoreError,
+    WebStorage,
+    filename_for,
 )
 
 MARKUP = "<img src=x onerror=alert(1)>"

@@ -25,7 +25,6 @@ import zlib
 import pytest
 
 from engine import ascension, codec, conflict
-from engine import consim as cs
 from engine import game as games
 from web.store import BACKUP_PREFIX, LAST_PREFIX, SLOT_PREFIX, MemoryStorage, StoreError, clean_name
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from web.serve import serve_in_thread
+from builder.serve import serve_in_thread
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build"
@@ -137,7 +137,7 @@ def clear_errors(driver) -> None:
 @pytest.fixture(scope="session")
 def site_dir() -> Path:
     if not (BUILD / "index.html").exists():
-        from web.build import build
+        from builder.build import build
 
         build(BUILD)
     return BUILD

@@ -13,7 +13,16 @@ import time
 
 from .conftest import clear_errors, goto_route, set_size, wait_for
 from .kit import (
-    assert_app_ok, assert_on_screen, button, double_tap, edit_then_tap, field, tap, text_of, type_into, visible,
+    assert_app_ok,
+    assert_on_screen,
+    button,
+    double_tap,
+    edit_then_tap,
+    field,
+    tap,
+    text_of,
+    type_into,
+    visible,
 )
 
 SEED = "7"

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from engine import codec
 from engine import game as games
-from tests.engine.test_consim import two_sides
 from tests.e2e.test_hardening import TAPS, TOOLBAR
+from tests.engine.test_consim import two_sides
 from tests.web.test_session import impossible_links
 
 from .conftest import TABLET_PORTRAIT, set_size, wait_for

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from selenium.common.exceptions import WebDriverException
 
-from web.serve import serve_in_thread
+from builder.serve import serve_in_thread
 
 from .conftest import TABLET_PORTRAIT, goto_route, open_app, script_errors, set_size, wait_for
 from .kit import assert_app_ok, assert_on_screen, visible

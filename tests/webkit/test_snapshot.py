@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from web.serve import serve_in_thread
+from builder.serve import serve_in_thread
 
 from .conftest import BUILD, READY_TIMEOUT, new_driver, open_app, wait_for
 

@@ -19,8 +19,19 @@ from selenium.webdriver.support.select import Select
 from engine import codec
 
 from .conftest import goto_route, wait_for
-from .kit import (assert_app_ok, assert_no_traceback, assert_on_screen, button, double_tap, edit_then_tap, field,
-                  safari_tap, tap, type_into, visible)
+from .kit import (
+    assert_app_ok,
+    assert_no_traceback,
+    assert_on_screen,
+    button,
+    double_tap,
+    edit_then_tap,
+    field,
+    safari_tap,
+    tap,
+    type_into,
+    visible,
+)
 
 #: A freshly drawn curtain ignores taps for web.views.curtain.SETTLE_MS (450 ms): a
 #: player passing the tablet takes longer than that.

@@ -17,9 +17,8 @@ import copy
 import random
 
 from engine import ascension as ai
-from engine import ascension_advice as advisor
 from engine import game as games
-from engine.ascension_tables import FALLBACK_NOTE, JIBRIL_DIVISION, JIBRIL_NOTE, TIER_MARGINS, TURN_PHASES
+from engine.ascension import FALLBACK_NOTE, JIBRIL_DIVISION, JIBRIL_NOTE, TIER_MARGINS, TURN_PHASES
 from engine.rules import SettingsError
 from web import platform
 from web.dom import button, h
@@ -326,7 +325,7 @@ class BattleView(ToolView):
         """Issue 17: the army is played by people, or by the app at a level."""
         value = army.get("level", "normal") if army.get("controller") == "app" else "people"
         options = [("people", "People at the table")] + [
-            (level, f"The app — {advisor.LEVEL_LABELS[level]}") for level in ai.APP_LEVELS]
+            (level, f"The app — {ai.LEVEL_LABELS[level]}") for level in ai.APP_LEVELS]
         return h("label", {"class": "field"}, "Played by",
                  h("select", {"data-field": f"solo:{a}", "value": value, "data-testid": f"played-by-{a}"},
                    [h("option", {"value": v, "selected": v == value}, text) for v, text in options]))
@@ -697,7 +696,7 @@ class BattleView(ToolView):
 
     def _app_bid_now(self) -> bool:
         """Issue 17: every army the app plays that is to bid declares now, from public
-        information only (engine.ascension_advice.app_bid), as an ordinary recorded bid."""
+        information only (engine.ascension.app_bid), as an ordinary recorded bid."""
         moved = False
         for _ in (0, 1):
             game = self.session.game
@@ -780,13 +779,13 @@ class BattleView(ToolView):
                      button("Reveal both bids", "battle:reveal", cls="btn primary big", data_focus="reveal"))
         levels = self._levels()
         declared = [h("li", {"data-testid": f"declared-{s}"}, f"{st.armies[s].name}"
-                         + (f" (the app, {advisor.LEVEL_LABELS[levels[s]]})" if levels[s] else "")
+                         + (f" (the app, {ai.LEVEL_LABELS[levels[s]]})" if levels[s] else "")
                          + " has declared in secret ✓") for s in (0, 1) if st.bids[s] is not None]
         waiting = self._app_waiting(st)
         if waiting is not None:
             declared.append(h("li", {"class": "muted", "data-testid": "app-bidding"},
                               f"{st.armies[waiting].name} (the app, "
-                              f"{advisor.LEVEL_LABELS[levels[waiting]]}) is declaring…"))
+                              f"{ai.LEVEL_LABELS[levels[waiting]]}) is declaring…"))
         leave = self._leave_offers(st)
         if self.shown != side:
             return h("div", {"class": "bid-stage"},
@@ -1432,7 +1431,7 @@ class BattleView(ToolView):
         game = self.session.game
         if game is None or self._levels() == (None, None) or self.spectator:
             return False
-        target = advisor.undo_target(game)
+        target = ai.undo_target(game)
         if target is None:
             self.app.toast("Nothing of yours to undo yet: the app's general made every move so far.")
         else:

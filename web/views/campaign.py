@@ -13,21 +13,20 @@ until it is recorded (one tap takes it back). Every rule decision comes from
 
 from __future__ import annotations
 
-
 from engine import campaign as cmp
 from engine.cards import Card
-from engine.poker import best_hand
+from engine.game import RuleError
 from engine.text import text_problem
 from web import platform
 from web.dom import button, h
 from web.session import Session
-from web.views.cards import card_back, card_button, card_picker, card_view
 from web.store import clean_name
-from web.views.tool import ToolView, whole
+from web.views.cards import card_back, card_button, card_picker, card_view
 from web.views.chances import percent
 from web.views.curtain import CurtainGuard, curtain
 from web.views.dice import die_faces
 from web.views.rulebits import rule_ref, with_rule_refs
+from web.views.tool import ToolView, whole
 
 DRAFT_KEY = "ct:v1:draft:campaign"
 SIDE_CLASS = ("side-a", "side-b")
@@ -293,7 +292,7 @@ class CampaignView(ToolView):
     # ---------------- own deck (issue 18): entering what the table revealed
     def _entry_target(self, st):
         """What the next picked card is (``(what, player, chosen)`` for
-        :func:`engine.campaign.entry_problem`), or None when the entry is complete."""
+        :func:`engine.campaign.check_entry`), or None when the entry is complete."""
         if st.phase == "deal":
             return ("pool", 0, self.entry) if len(self.entry) < cmp.POOL_SIZE else None
         if st.phase == "stakes":
@@ -330,7 +329,7 @@ class CampaignView(ToolView):
         if st.phase == "stakes":
             names = [st.name(0), st.name(1)]
             title = f"Battle {st.battle}: tap {names[0]}'s stake, then {names[1]}'s"
-            how = [f"The dummy's stake is dealt at random from its face-down cards (", rule_ref("CMP-9", "campaign"),
+            how = ["The dummy's stake is dealt at random from its face-down cards (", rule_ref("CMP-9", "campaign"),
                    ")."] if st.dummy else None
             slots = [(f"{names[i]}'s stake", self.entry[i] if i < len(self.entry) else None) for i in (0, 1)]
             verb = "Record the stakes"
@@ -369,7 +368,7 @@ class CampaignView(ToolView):
                 return ("selected", "drawn" if token in self.entry_drawn else "")
             if target is None:
                 return ()  # the entry is complete: nothing more to pick (a tap says so)
-            return () if cmp.entry_problem(st, target[0], card, target[1], target[2]) is None else ("blocked",)
+            return () if cmp.can_enter(st, target[0], card, target[1], target[2]) else ("blocked",)
 
         def label(card):
             token = str(card)
@@ -640,7 +639,7 @@ class CampaignView(ToolView):
 
     def _private(self, st, p: int, solo: bool = False):
         own = st.cards_of(p)
-        best = best_hand(own) if len(own) >= 5 else None
+        best = cmp.best_hand(own) if len(own) >= 5 else None
         used = set(best.cards) if best is not None else set()
         stake = st.stakes[p]
         tiles = [h("li", {"data-key": str(c)},
@@ -829,9 +828,10 @@ class CampaignView(ToolView):
         if target is None:
             self.notice = "Every card of this entry is tapped: tap one to take it back, or record it."
             return
-        problem = cmp.entry_problem(st, target[0], token, target[1], target[2])
-        if problem is not None:
-            self.notice = problem
+        try:
+            cmp.check_entry(st, target[0], token, target[1], target[2])
+        except (RuleError, cmp.ArgumentError) as err:
+            self.notice = str(err)
             return
         (self.entry_drawn if target[0] == "drawn" else self.entry).append(token)
 

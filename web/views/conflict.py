@@ -15,15 +15,15 @@ import json
 import random
 
 from engine import conflict as oic
-from engine import game as games
-from engine import solo
 from engine.cards import Card, Suit
+from engine.conflict import opponent
+from engine.text import plural
 from web.dom import button, h
 from web.session import Session
 from web.views.cards import card_back, card_button, card_picker, card_view, suit_mark
-from web.views.tool import ToolView, whole
 from web.views.curtain import curtain
 from web.views.rulebits import rule_ref, with_rule_refs
+from web.views.tool import ToolView, whole
 
 DRAFT_KEY = "ct:v1:draft:conflict"
 #: What a spectator's copy is, said where it shows what comes next (issue 21).
@@ -182,7 +182,7 @@ def clean_draft(data) -> tuple[dict | None, list[str]]:
         text(side, "name", f"Side {'AB'[s]}", f"the name of {where}")
         choice(side, "scope", scopes, "home", f"the scope of {where}")
         if "controller" in side or "level" in side:
-            if side.get("controller") != "app" or side.get("level") not in solo.LEVELS:
+            if side.get("controller") != "app" or side.get("level") not in opponent.LEVELS:
                 notes.append(f"who plays {where} was not one of the choices (people now)")
                 side.pop("controller", None)
                 side.pop("level", None)
@@ -408,7 +408,7 @@ class ConflictView(ToolView):
         """Solo (issue 12): the side is played by people, or by the app at a level."""
         value = side.get("level", "normal") if side.get("controller") == "app" else "people"
         options = [("people", "People at the table")] + [
-            (level, f"The app — {solo.LEVEL_LABELS[level]}") for level in solo.LEVELS]
+            (level, f"The app — {opponent.LEVEL_LABELS[level]}") for level in opponent.LEVELS]
         return h("label", {"class": "field"}, "Played by",
                  h("select", {"data-field": f"solo:{s}", "value": value, "data-testid": f"played-by-{s}"},
                    [h("option", {"value": v, "selected": v == value}, text) for v, text in options]))
@@ -618,7 +618,7 @@ class ConflictView(ToolView):
     def _over(self, st):
         """The conflict is over: how it ended (OIC-17, or called by the table, OIC-19)."""
         called = st.ending == "called"
-        rounds = oic._plural(len(st.results), "round")
+        rounds = plural(len(st.results), "round")
         sums = None
         if called:
             sums = h("ul", {"class": "call-sums", "aria-label": "Rating points above the engagement threshold"},
@@ -643,7 +643,7 @@ class ConflictView(ToolView):
         """Between rounds: what the round did; start the next, or end the conflict here (OIC-19)."""
         last = st.results[-1]
         game = self.session.game
-        if st.spectator or game is None or not games.can_apply(game, {"type": "next_round"}):
+        if st.spectator or game is None or not oic.can_next_round(st):
             # A spectator's copy: the status line says what comes next; nothing to tap here.
             nxt = h("p", {"class": "muted", "data-testid": "spectator-wait"}, SNAPSHOT)
         elif self.confirm_call:
@@ -651,12 +651,12 @@ class ConflictView(ToolView):
                             "aria-label": "End the conflict?", "data-testid": "confirm-call",
                             "aria-describedby": "conflict-call-text"},
                     h("p", {"class": "confirm-text", "id": "conflict-call-text"},
-                      f"End the conflict after {oic._plural(len(st.results), 'round')} "
+                      f"End the conflict after {plural(len(st.results), 'round')} "
                       f"({st.elapsed})? ", with_rule_refs(oic.call_preview(st), "conflict")),
                     button("End the conflict", "conflict:call-confirmed", cls="btn danger"),
                     button("Keep fighting", "conflict:call-cancel", cls="btn primary", data_focus="confirm"))
         else:
-            can_call = games.can_apply(game, {"type": "call"})
+            can_call = oic.can_call(st)
             nxt = h("div", {"class": "row next-or-call"},
                     button(f"Start round {st.round + 1}", "conflict:next-round", cls="btn primary"),
                     button("End the conflict here…", "conflict:call", cls="btn", data_testid="call", data_focus="call")
@@ -684,7 +684,7 @@ class ConflictView(ToolView):
         name = st.sides[st.turn].name
         current = st.current_card
         if current is None:
-            now = (f"the sides draw and discard their cards (", rule_ref("OIC-8", "conflict"), "), then ", name,
+            now = ("the sides draw and discard their cards (", rule_ref("OIC-8", "conflict"), "), then ", name,
                    " opens round ", str(st.round), " (", rule_ref("OIC-10", "conflict"), ").")
         else:
             now = (name, " plays on the ", current.label, " or passes, which ends the round (",
@@ -754,7 +754,7 @@ class ConflictView(ToolView):
             title = side.players[pl].name if len(side.players) > 1 else side.name
             hands.append(h("div", {"class": "hand", "data-key": f"hand{pl}", "role": "group",
                                "aria-label": f"Hand of {title}"},
-                           h("h3", {}, f"{title} — {oic._plural(len(hand), 'card')}"),
+                           h("h3", {}, f"{title} — {plural(len(hand), 'card')}"),
                            h("div", {"class": "suit-grid"}, groups)))
         if purpose == "discard":
             count = len(self.selected)
@@ -834,10 +834,10 @@ class ConflictView(ToolView):
                      rule_ref("OIC-11", "conflict"), "); the app checks every card you enter."),
                    button("Cannot play — end the round", "conflict:pass", cls="btn danger")))
 
-    # ---------------- solo: the app plays a side (engine.solo)
+    # ---------------- solo: the app plays a side (engine.conflict.opponent)
     def _levels(self):
         game = self.session.game
-        return solo.controllers(game.setup) if game is not None else (None, None)
+        return opponent.controllers(game.setup) if game is not None else (None, None)
 
     def _only_people_side(self, s: int) -> bool:
         """With the app on the other side, nobody is there to hide this hand from."""
@@ -848,15 +848,15 @@ class ConflictView(ToolView):
         game = self.session.game
         if game is None or all(level is None for level in self._levels()):
             return None
-        return solo.app_turn(game, st)
+        return opponent.app_turn(game, st)
 
     def _app_panel(self, st, s: int, level: str):
         side = st.sides[s]
         held = sum(len(hand) for hand in st.hands[s])
         doing = "discards" if st.phase == "discard" else "plays"
         return h("section", {"class": ["panel app-turn", SIDE_CLASS[s]], "role": "status", "data-testid": "app-turn"},
-                 h("p", {"class": "app-turn-text"}, f"{side.name} (the app, {solo.LEVEL_LABELS[level]}) {doing}…"),
-                 h("p", {"class": "muted small"}, f"Its hand stays hidden: {oic._plural(held, 'card')}."))
+                 h("p", {"class": "app-turn-text"}, f"{side.name} (the app, {opponent.LEVEL_LABELS[level]}) {doing}…"),
+                 h("p", {"class": "muted small"}, f"Its hand stays hidden: {plural(held, 'card')}."))
 
     def _app_moves(self):
         """The app's moves of this round, newest first: (side name, why)."""
@@ -896,12 +896,12 @@ class ConflictView(ToolView):
             if self.session.game is not game:
                 return  # something changed meanwhile (undo, another game): render decides again
             self._app_pending = None
-            turn = solo.app_turn(game)
+            turn = opponent.app_turn(game)
             if turn is None:
                 return
             side, level = turn
             try:
-                decision = solo.decide(self.session.state, side, level)
+                decision = opponent.decide(self.session.state, side, level)
             except ValueError as err:
                 self.app.toast(f"The app could not move: {err}", "error")
                 return
@@ -922,7 +922,7 @@ class ConflictView(ToolView):
         game = self.session.game
         if game is None or all(level is None for level in self._levels()):
             return False
-        target = solo.undo_target(game)
+        target = opponent.undo_target(game)
         if target is None:
             self.app.toast("Nothing of yours to undo yet: the app made every move so far.")
         else:
@@ -1119,7 +1119,7 @@ class ConflictView(ToolView):
             index = name[5:]
             if index in ("0", "1"):
                 side = self.draft["sides"][int(index)]
-                if value in solo.LEVELS:
+                if value in opponent.LEVELS:
                     side["controller"], side["level"] = "app", value
                 else:
                     side.pop("controller", None)

@@ -22,6 +22,9 @@ import copy
 import re
 
 from engine import consim as cs
+from engine.cards import Card
+from engine.game import RuleError
+from engine.text import plural
 from web.dom import button, h
 from web.session import Session
 from web.views.cards import card_picker, card_view
@@ -552,7 +555,7 @@ class ConsimView(ToolView):
                  h("h2", {}, "Kept between games"),
                  h("ul", {"class": "ini-saved"},
                    [h("li", {"data-key": f"ss{i}"},
-                      h("span", {}, h("strong", {}, s["name"]), f" — {cs._plural(len(s['combatants']), 'combatant')}"),
+                      h("span", {}, h("strong", {}, s["name"]), f" — {plural(len(s['combatants']), 'combatant')}"),
                       button("Load", "init:load-side", i, cls="btn small", aria_label=f"Load side {s['name']}"),
                       button("Forget", "init:forget-side", i, cls="btn small ghost",
                              aria_label=f"Forget side {s['name']}"))
@@ -647,10 +650,10 @@ class ConsimView(ToolView):
         if s.countdown is not None and s.condition is cs.Condition.INJURED:
             chips.append(h("span", {"class": "chip count ok" if s.treated else "chip count"},
                            "treated: will not start DYING" if s.treated else
-                           f"DYING in {cs._plural(s.countdown, 'round')} unless treated"))
+                           f"DYING in {plural(s.countdown, 'round')} unless treated"))
         if s.countdown is not None and s.condition is cs.Condition.DYING:
             chips.append(h("span", {"class": "chip count ok" if s.first_aid else "chip count urgent"},
-                           "first aid given" if s.first_aid else f"DEAD in {cs._plural(s.countdown, 'round')}"))
+                           "first aid given" if s.first_aid else f"DEAD in {plural(s.countdown, 'round')}"))
         if s.suppression:
             chips.append(pips(s.suppression))
         if s.condition is not cs.Condition.DEAD and adv is not None:
@@ -685,7 +688,7 @@ class ConsimView(ToolView):
                                disabled=t is turn, data_focus="long-card" if n == 1 else None)
                         for n, t in enumerate(mine)],
                        button("Spend these cards", "init:long-ok", cls="btn small primary",
-                              disabled=len(self.long_pick | {turn.card.token}) < 2),
+                              disabled=not cs.can_long(st, i, sorted(self.long_pick | {turn.card.token}))),
                        button("Cancel", "init:long-cancel", cls="btn small ghost")))
         return h("section", {"class": ["panel ini-now", SIDE_CLASS[c.side % MAX_SIDES]], "data-testid": "now",
                              "aria-label": "Acting now"},
@@ -698,8 +701,8 @@ class ConsimView(ToolView):
                        ", ".join(x.label for x in turn.spent), " (", rule_ref("CS-5", ROUTE), ")")
                      if turn.spent else None,
                      h("div", {"class": "chips"}, self._chips(st, i)),
-                     button("Long action…", "init:long-open", cls="btn small", disabled=len(mine) < 2,
-                            data_focus="long-open"))),
+                     button("Long action…", "init:long-open", cls="btn small",
+                            disabled=not cs.can_long(st, i, [t.card.token for t in mine]), data_focus="long-open"))),
                  h("div", {"class": "row ini-main-actions"},
                    button("Next ▸", "init:next", cls="btn primary big", aria_keyshortcuts="N", data_focus="next"),
                    button("Shoot…", "init:shoot-open", cls=["btn big", self.shot is not None and "on"],
@@ -707,6 +710,14 @@ class ConsimView(ToolView):
                  h("p", {"class": "muted small ini-turn-note"}, "One action on this card: a shot, or pass with Next (",
                    rule_ref("CS-5", ROUTE), ")."),
                  long)
+
+    def _own_cards(self, st) -> set[str]:
+        """The tokens of the current actor's cards still to play (what a long action may spend, CS-5)."""
+        cur = cs.current_turn(st)
+        if cur is None:
+            return set()
+        who = st.turns[cur].combatant
+        return {t.card.token for t in st.turns if t.combatant == who and not t.done}
 
     def _order(self, st):
         cur = cs.current_turn(st)
@@ -740,7 +751,7 @@ class ConsimView(ToolView):
             body = h("div", {"class": "ini-confirm", "role": "alertdialog", "aria-label": f"End round {st.round}?",
                              "data-testid": "end-confirm"},
                      h("p", {}, h("strong", {}, f"End round {st.round} now? "),
-                       f"{cs._plural(len(waiting), 'card')} {'has' if len(waiting) == 1 else 'have'} not acted: ",
+                       f"{plural(len(waiting), 'card')} {'has' if len(waiting) == 1 else 'have'} not acted: ",
                        ", ".join(waiting[:8]) + (" …" if len(waiting) > 8 else ""),
                        ". They lose these turns."),
                      self._countdown_entry(st),
@@ -783,10 +794,10 @@ class ConsimView(ToolView):
                 hand = st.hands[i] if st.phase == "round" else None
                 stt = st.statuses[i]
                 actions = []
-                if stt.condition is cs.Condition.INJURED and not stt.treated:
+                if cs.can_treat(st, i):
                     actions.append(button("Treat", "init:treat", i, cls="btn small",
                                           aria_label=f"Treat {c.name} (stops the DYING countdown)"))
-                if stt.condition is cs.Condition.DYING and not stt.first_aid:
+                if cs.can_first_aid(st, i):
                     actions.append(button("Give first aid", "init:first-aid", i, cls="btn small danger",
                                           aria_label=f"Give first aid to {c.name}"))
                 cards = []
@@ -835,7 +846,7 @@ class ConsimView(ToolView):
             who.append(h("li", {"data-key": f"e{i}"},
                          button([h("span", {"class": "entry-name"}, c.name),
                                  h("span", {"class": "entry-cards"},
-                                   [card_tag(cs.Card.parse(t)) for t in mine] if mine else "—"),
+                                   [card_tag(Card.parse(t)) for t in mine] if mine else "—"),
                                  h("span", {"class": "entry-count"}, f"{len(mine)}/{n}")],
                                 "init:entry-who", i, cls=["btn entry-who", SIDE_CLASS[c.side % MAX_SIDES],
                                                           i == at and "on", len(mine) == n and "done"],
@@ -965,9 +976,14 @@ class ConsimView(ToolView):
                            for value, label in (("hit", "+1 to hit"), ("damage", "+1 damage"))])]
         semi = shot["semi"] if shooter.has(cs.Trait.SEMI_AUTOMATIC) else None
         odds = cs.shot_odds(shooter, mode, cover, semi)
-        problem = cs.check_shot(st, shooter_i, chosen, mode) if chosen else None
+        problem = None
+        if chosen:
+            try:
+                cs.check_shot(st, shooter_i, chosen, mode)
+            except RuleError as err:
+                problem = str(err)
         mult = cs.suppression_multiplier(shooter)
-        base = cs._base_ticks(shot["unseen"], False)
+        base = cs.base_ticks(shot["unseen"], False)
         per_target = base * mult
         vehicle = {2: "ground-vehicle", 3: "air-vehicle"}.get(mult)
         ticks = (f"Each target takes {per_target} suppression" + (f" ({base} ×{mult} for the {vehicle} weapon)"
@@ -1007,11 +1023,11 @@ class ConsimView(ToolView):
                  self._dice_entry(st, shooter_i) if own_dice and chosen and problem is None else None,
                  # sticky: the roll (or Record) stays in sight below the odds at 1024x768 (issue 18)
                  h("div", {"class": "row sticky-controls shot-controls"},
-                   button(f"Record the shot ({cs._plural(len(chosen), 'target')})", "init:fire",
+                   button(f"Record the shot ({plural(len(chosen), 'target')})", "init:fire",
                           cls="btn primary", disabled=not chosen or problem is not None or self._roll_call(st) is not None,
                           data_focus="fire")
                    if own_dice else
-                   button(f"Roll the dice ({cs._plural(len(chosen), 'target')})", "init:fire",
+                   button(f"Roll the dice ({plural(len(chosen), 'target')})", "init:fire",
                           cls="btn primary", disabled=not chosen or problem is not None, data_focus="fire"),
                    button("Cancel", "init:shoot-close", cls="btn ghost")),
                  h("details", {"class": "ini-friends"}, h("summary", {}, "Fire at own side"),
@@ -1035,7 +1051,7 @@ class ConsimView(ToolView):
     def _roll_call(self, st):
         """HR-CS-7: the next roll the shot needs from the table's dice (None: all entered)."""
         action = self._shot_action_of(st)
-        if action is None or cs.check_shot(st, action["shooter"], action["targets"], action["mode"]):
+        if action is None or not cs.can_shoot(st, action["shooter"], action["targets"], action["mode"]):
             return None
         return cs.next_roll(st, action)
 
@@ -1443,7 +1459,7 @@ class ConsimView(ToolView):
             self.long_pick = set()
             self.shot = None
             self.app.focus_to("long-card")
-        elif name == "long-pick" and arg and self.long_pick is not None:
+        elif name == "long-pick" and arg and self.long_pick is not None and arg in self._own_cards(st):
             self.long_pick ^= {arg}
         elif name == "long-cancel":
             self.long_pick = None
@@ -1513,15 +1529,15 @@ class ConsimView(ToolView):
             if owner == at:
                 tap = getattr(self.app, "tap", None)
                 if tap is not None and tap.detail >= 2:  # a double tap's second: the card stays (TapGuard)
-                    tap.refuse(f"Not taken: a second tap on the {cs.Card.parse(token).name} right after the first "
+                    tap.refuse(f"Not taken: a second tap on the {Card.parse(token).name} right after the first "
                                "(a double tap?) would have taken it back. Tap it again if you meant it.")
                     return
                 cards[at].remove(token)
             elif owner is not None:
-                self.notice = (f"CS-6: the {cs.Card.parse(token).name} is {st.combatants[owner].name}'s already "
+                self.notice = (f"CS-6: the {Card.parse(token).name} is {st.combatants[owner].name}'s already "
                                "(one deck, each card once)")
             elif len(cards.get(at, [])) >= owed[at]:
-                self.notice = (f"CS-6: {st.combatants[at].name} is owed {cs._plural(owed[at], 'card')}: tap one "
+                self.notice = (f"CS-6: {st.combatants[at].name} is owed {plural(owed[at], 'card')}: tap one "
                                "of them to take it back, or another name")
             else:
                 cards.setdefault(at, []).append(token)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from engine.registry import TABLES
 from web.dom import h
 from web.platform import local_time
 
-#: The tools with a live table, and what their games are called.
-TOOL_TITLES = {"conflict": "Organizations In Conflict", "campaign": "Campaign", "initiative": "CONSIM initiative",
-               "battle": "Ascension Isle"}
+#: The tools with a live table, and what their games are called (engine.registry).
+TOOL_TITLES = {table.kind: table.resume for table in TABLES}
 
 
 class HomeView:

@@ -1,4 +1,4 @@
-"""The import tracer of a tracing build (``python -m web.build --trace-imports``).
+"""The import tracer of a tracing build (``python -m builder.build --trace-imports``).
 
 Never shipped: ``tests/stdlib_trace.py`` builds a site whose standard library is Pyodide's
 full one with this module as its ``sitecustomize`` (installed while the interpreter
@@ -8,7 +8,7 @@ what it reports: the name of every module in ``sys.modules`` read from a file (s
 name, and the codecs imported before ``site``), each tagged with when it was first seen —
 ``boot`` up to the app's ``ct:ready`` event (and in the snapshot worker), ``later`` after
 it (the Share drawer's QR codes, file import, error reports …). Lines ``<phase> <name>``
-are posted to ``__ct_trace__`` beside the page (web/serve.py appends them to
+are posted to ``__ct_trace__`` beside the page (builder/serve.py appends them to
 ``$CT_IMPORT_LOG``); the tool keeps the modules of the standard library.
 
 The names are posted with synchronous requests, at each import event, at ``ct:ready``, once

@@ -1,8 +1,8 @@
 """The safety net of the standard-library cut (issue 19; docs/ARCHITECTURE.md, Start-up).
 
 The browser gets a standard library cut to what the app imports
-(``vendor/pyodide/python_stdlib_cut.zip``, made by web/build.py from the list in
-``web/stdlib-cut.txt``). This module ships inside that zip as ``sitecustomize``, so
+(``vendor/pyodide/python_stdlib_cut.zip``, made by builder/build.py from the list in
+``builder/stdlib-cut.txt``). This module ships inside that zip as ``sitecustomize``, so
 CPython's ``site`` installs it while the interpreter starts, before Pyodide, PyScript or
 the app import anything; it is never part of app.zip.
 
@@ -28,7 +28,7 @@ for the tests (tests/build/test_stdlib_cut.py), where :func:`install` takes a fe
 import sys
 
 #: Modules of the full library that the cut leaves out, those of them in the later zip,
-#: and which of them are packages (written by web/build.py).
+#: and which of them are packages (written by builder/build.py).
 MISSING = frozenset()
 LATER = frozenset()
 PACKAGES = frozenset()
@@ -41,7 +41,7 @@ LATER_PATH = "/lib/python%d%d-later.zip" % sys.version_info[:2]
 #: The modules that needed the full library, and those loaded from the later zip, in order.
 fallbacks = []
 later = []
-#: Set by ``web.build --report-fallbacks`` (``tests/stdlib_trace.py --check``, never
+#: Set by ``builder.build --report-fallbacks`` (``tests/stdlib_trace.py --check``, never
 #: deployed): each fallback is also posted to the test server's ``__ct_trace__``.
 REPORT = False
 

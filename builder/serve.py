@@ -1,6 +1,6 @@
 """Serve ``build/`` on localhost with the MIME types Pyodide needs.
 
-``python -m web.serve [--port 8000] [--dir build] [--prefix /sub/] [--gzip]`` — a static
+``python -m builder.serve [--port 8000] [--dir build] [--prefix /sub/] [--gzip]`` — a static
 host for playing and testing. ``--prefix`` serves the site under a subpath, as
 GitHub Pages serves a project site (under ``/<repo>/``). ``--gzip`` encodes responses
 as GitHub Pages does (``Content-Encoding: gzip`` for text, JavaScript, JSON and wasm;

@@ -1,9 +1,9 @@
 """The site builder: sources → ``build/``, exactly what a static host serves.
 
-``python -m web.build [--out build]`` renders the Jinja2 templates, copies the few
+``python -m builder.build [--out build]`` renders the Jinja2 templates, copies the few
 runtime files the app needs from the npm packages (Pyodide, PyScript), ships the
 Python code (``engine/`` and the browser UI) as one zip of bytecode, cuts Pyodide's
-standard library down to the modules the app imports (``web/stdlib-cut.txt``; bytecode
+standard library down to the modules the app imports (``builder/stdlib-cut.txt``; bytecode
 too, with the full library kept beside it as a fallback), writes the web manifest and
 icons, and writes a service worker whose cache name and precache list come from the
 content hashes of every file it serves. Same sources → same bytes.
@@ -28,21 +28,20 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from engine import conflict
+from engine.registry import TABLES
 
 ROOT = Path(__file__).resolve().parent.parent
-TEMPLATES = ROOT / "web" / "templates"
+TEMPLATES = ROOT / "builder" / "templates"
 STATIC = ROOT / "static"
 NODE = ROOT / "node_modules"
 
 #: The Pyodide runtime files a pure-Python app requests (PLATFORM.md).
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip")
-#: Python packages shipped to the browser inside app.zip.
+#: Python packages shipped to the browser inside app.zip: every ``.py`` under them ships,
+#: and nothing else does (the host-side tools live in builder/, issue 31).
 APP_PACKAGES = ("engine", "web")
-#: Parts of web/ that are build-time only and never shipped in app.zip (compile_pyc.mjs
-#: and stdlib-cut.txt are not .py: never shipped; stdlib_fallback.py goes into the cut).
-NOT_SHIPPED = {"build.py", "serve.py", "stdlib_fallback.py", "stdlib_tracer.py"}
 #: Pyodide's full standard library (2.5 MB of sources): kept in build/ for the fallback
-#: (web/stdlib_fallback.py) and the benchmark's bare page, not loaded by the app.
+#: (builder/stdlib_fallback.py) and the benchmark's bare page, not loaded by the app.
 STDLIB_FULL = "python_stdlib.zip"
 #: The standard library the app loads (``stdLibURL``): the modules of STDLIB_LIST's
 #: ``[boot]`` part, their parent packages and the fallback finder (as ``sitecustomize``),
@@ -54,11 +53,11 @@ STDLIB_CUT = "python_stdlib_cut.zip"
 STDLIB_LATER = "python_stdlib_later.zip"
 #: The standard-library modules the app imports: made by ``python -m tests.stdlib_trace``
 #: (an import tracer over the real app and the test suites under Pyodide), committed.
-STDLIB_LIST = ROOT / "web" / "stdlib-cut.txt"
-STDLIB_FALLBACK = ROOT / "web" / "stdlib_fallback.py"
+STDLIB_LIST = ROOT / "builder" / "stdlib-cut.txt"
+STDLIB_FALLBACK = ROOT / "builder" / "stdlib_fallback.py"
 #: ``--trace-imports``: the full library with this import tracer as its sitecustomize.
-STDLIB_TRACER = ROOT / "web" / "stdlib_tracer.py"
-#: How the shipped Python is compiled (web/compile_pyc.mjs): bytecode only, no docstrings
+STDLIB_TRACER = ROOT / "builder" / "stdlib_tracer.py"
+#: How the shipped Python is compiled (builder/compile_pyc.mjs): bytecode only, no docstrings
 #: (assertions stay; tracebacks keep file and line from the code objects).
 APP_BYTECODE = {"sourceless": True, "docstrings": False}
 #: The standard library's tiers: as the app, and without line tables (17 % fewer bytes;
@@ -117,20 +116,9 @@ PYSCRIPT_CONFIG = {
                 "!py-terminal"],
 }
 
-TOOLS = (
-    {"route": "conflict", "title": "Organizations In Conflict", "short": "Conflict",
-     "symbol": "♠", "built": True,
-     "blurb": "A card duel between alliances of organizations: suit ratings, scopes, "
-              "a trump circle and rounds that change the balance of power."},
-    {"route": "campaign", "title": "Campaign", "short": "Campaign", "symbol": "♥", "built": True,
-     "blurb": "A wargame campaign of hands, stakes and a pool, ending in an exhaustion roll "
-              "and a peace treaty decided by the best poker hand."},
-    {"route": "initiative", "title": "CONSIM", "short": "Initiative", "symbol": "♣", "built": True,
-     "blurb": "Card initiative, suppression, shooting and wounds for skirmishes."},
-    {"route": "battle", "title": "Ascension Isle", "short": "Battle", "symbol": "♦", "built": True,
-     "blurb": "Army battles: blind maneuver bids, dice pools with reinforcement dice, "
-              "stratagems and result matrices."},
-)
+#: The home page's tiles: every table of the registry (engine.registry).
+TOOLS = tuple({"route": table.route, "title": table.title, "short": table.short, "symbol": table.symbol,
+               "built": True, "blurb": table.blurb} for table in TABLES)
 
 
 def sha(data: bytes) -> str:
@@ -150,7 +138,7 @@ def shipped_sources() -> list[Path]:
             rel = path.relative_to(ROOT)
             if not path.is_file() or "__pycache__" in rel.parts:
                 continue
-            if path.suffix == ".py" and not (package == "web" and rel.name in NOT_SHIPPED):
+            if path.suffix == ".py":
                 files.append(rel)
             elif "data" in rel.parts[1:2]:
                 files.append(rel)
@@ -158,7 +146,7 @@ def shipped_sources() -> list[Path]:
 
 
 class _Compiler:
-    """One Pyodide under Node (``web/compile_pyc.mjs``) for every directory a
+    """One Pyodide under Node (``builder/compile_pyc.mjs``) for every directory a
     build compiles (a Pyodide start is ~2–4 s of a core: a build compiles five
     directories, and the test suite builds the site twice). Started at the first
     compile; it ends when its stdin closes: at exit, or after a compile that failed."""
@@ -170,7 +158,7 @@ class _Compiler:
     def compile(self, staging: Path, options: dict) -> int:
         if self.process is None or self.process.poll() is not None:
             self.process = subprocess.Popen(
-                ["node", str(ROOT / "web" / "compile_pyc.mjs")], cwd=ROOT, text=True,
+                ["node", str(ROOT / "builder" / "compile_pyc.mjs")], cwd=ROOT, text=True,
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self.process.stdin.write(json.dumps({"dir": str(staging), "options": options}) + "\n")
         self.process.stdin.flush()
@@ -192,7 +180,7 @@ _COMPILER = _Compiler()
 
 
 def compile_bytecode(staging: Path, options: dict | None = None) -> None:
-    """Bytecode for Pyodide's Python, made by Pyodide itself under Node (web/compile_pyc.mjs).
+    """Bytecode for Pyodide's Python, made by Pyodide itself under Node (builder/compile_pyc.mjs).
 
     The browser then imports the code without compiling its source at start-up.
     ``options`` go to compile_pyc.mjs (``sourceless``, ``docstrings``, ``prefix``).
@@ -350,7 +338,7 @@ def stdlib_index(full: bytes) -> dict[str, str]:
 
 
 def listed_modules(part: str = "boot", path: Path = STDLIB_LIST) -> list[str]:
-    """The modules of ``web/stdlib-cut.txt``'s ``[boot]`` or ``[later]`` part (one a line;
+    """The modules of ``builder/stdlib-cut.txt``'s ``[boot]`` or ``[later]`` part (one a line;
     ``#`` starts a comment)."""
     parts: dict[str, list[str]] = {}
     current = None
@@ -381,14 +369,14 @@ def later_modules(index: dict[str, str], chosen: set[str]) -> set[str]:
 
 
 def fallback_module(index: dict[str, str], chosen: set[str], report: bool = False) -> bytes:
-    """``sitecustomize.py`` of the cut: web/stdlib_fallback.py, told what the cut leaves out
+    """``sitecustomize.py`` of the cut: builder/stdlib_fallback.py, told what the cut leaves out
     and which of that is in the later zip (``report``: and to post each fallback to the
     test server, for tests/stdlib_trace.py)."""
     missing = sorted(set(index) - chosen)
     later = sorted(later_modules(index, chosen))
     packages = sorted(name for name in missing if index[name].endswith("/__init__.py"))
     return (STDLIB_FALLBACK.read_text()
-            + "\n\n# Written by web/build.py: what the cut leaves out.\n"
+            + "\n\n# Written by builder/build.py: what the cut leaves out.\n"
             # one string a set (fewer bytes on the wire than a tuple of strings)
             + f"MISSING = frozenset({' '.join(missing)!r}.split())\n"
             + f"LATER = frozenset({' '.join(later)!r}.split())\n"
@@ -408,7 +396,7 @@ def stdlib_cut(listed: list[str] | None = None, sitecustomize: bytes | None = No
     """The standard library the app loads: the listed modules (and their packages) and the
     fallback finder as ``sitecustomize``, compiled to bytecode without docstrings.
 
-    ``listed`` None means ``web/stdlib-cut.txt``; ``sitecustomize`` replaces the fallback
+    ``listed`` None means ``builder/stdlib-cut.txt``; ``sitecustomize`` replaces the fallback
     (the import tracer of ``--trace-imports``).
     """
     full = (NODE / "pyodide" / STDLIB_FULL).read_bytes()
@@ -487,8 +475,13 @@ def boot_module(app: bytes, stdlib: bytes = b"") -> str:
 
 
 def style_sheet() -> bytes:
-    """``style.css``: the parts of ``static/css/`` in name order (base first)."""
-    return b"".join(path.read_bytes() for path in sorted(CSS_PARTS.glob("*.css")))
+    """``style.css``: the parts of ``static/css/`` in name order (base first); every
+    table's own part (engine.registry) must be there."""
+    parts = sorted(CSS_PARTS.glob("*.css"))
+    missing = [t.stylesheet for t in TABLES if not (CSS_PARTS / t.stylesheet).is_file()]
+    if missing:
+        raise SystemExit(f"build: the style sheet parts of {', '.join(missing)} are missing from {CSS_PARTS}")
+    return b"".join(path.read_bytes() for path in parts)
 
 
 def icon_png(size: int, maskable: bool = False) -> bytes:
@@ -546,8 +539,8 @@ def manifest() -> str:
 def battle_matrices() -> dict:
     """The Ascension Isle result tables (AI-10, AI-11) and matchups (AI-13) for the prerendered
     matrices, from the engine's one copy of them (engine/ascension_tables.py)."""
-    from engine import ascension_tables as t
     from engine.ascension import HOUSE_RULES, cell_effect
+    from engine.ascension import tables as t
 
     def kind(text: str) -> str:
         effect = cell_effect(text)

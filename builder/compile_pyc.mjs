@@ -1,7 +1,7 @@
 // Compiles Python sources to bytecode with Pyodide's own Python (the interpreter the
-// browser runs), so the browser does not compile them at start-up. Called by web/build.py.
+// browser runs), so the browser does not compile them at start-up. Called by builder/build.py.
 //
-// Usage: node web/compile_pyc.mjs   (web/build.py keeps one such process for a whole build:
+// Usage: node builder/compile_pyc.mjs   (builder/build.py keeps one such process for a whole build:
 // one Pyodide start for every directory it compiles)
 //   Each line on stdin is a job, {"dir": "<dir>", "options": {...}}; each gets one line on
 //   stdout, {"compiled": N} or {"error": "..."}. The process ends when stdin closes.

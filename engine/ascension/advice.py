@@ -1,0 +1,222 @@
+"""Ascension Isle battles: the general's staff officer (issue 17, HR-AI-13).
+
+Behind the curtain, the side about to bid sees what each of its maneuvers means against
+each maneuver the enemy may declare — a 6×6 grid of exact odds (:func:`advice`) — and
+a recommended **mixed strategy**: the equilibrium (:mod:`engine.zerosum`) of the
+zero-sum game whose payoff it chooses from a few aims (:data:`AIMS`). The app's general
+(:func:`~engine.ascension.app_bid`, :mod:`.opponent`) bids from the same numbers.
+
+**Public information only.** Everything here is computed from the *public* battle —
+both armies, their damage and settings, with every bid of the week wiped
+(:func:`public_state`) — so a sealed enemy bid can never change a number, a
+recommendation or a decision (the privacy tests swap the enemy's bid and compare).
+
+Each maneuver is weighed with its best stratagems: of the plain maneuver and the
+maneuver with each stratagem the army qualifies for whose effect is stated (AI-16,
+AI-17), the one with the best average payoff against the enemy's six plain maneuvers;
+the enemy's bids are chosen the same way for its side of the zero-sum game. A Defend
+with Counter Attack switches whenever it may (AI-16). A Withdraw names the army's
+current rearguard (AI-2).
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+from .. import zerosum
+from ..game import ArgumentError, RuleError
+from ..text import brief_repr
+from .odds import OutcomeOdds, as_bid, checked_odds, state_memo
+from .rules import counter_problem, offered_stratagems
+from .tables import MANEUVER_NAMES, MANEUVERS
+from .values import STRATAGEM_BY_KEY, Bid, maneuver_arg, side_arg, state_arg
+
+__all__ = ["AIMS", "AIM_NAMES", "Advice", "GridCell", "public_state", "candidate_bids", "advice", "payoff",
+           "mix_text", "bid_name"]
+
+
+#: What the general's payoff counts (HR-AI-13).
+AIMS: tuple[str, ...] = ("net", "away", "hold")
+AIM_NAMES: Mapping[str, str] = {"net": "net casualties", "away": "getting away", "hold": "holding the hex"}
+AIM_EXPLAINED: Mapping[str, str] = {
+    "net": "expected casualties landed on the enemy minus those landed on you",
+    "away": "the chance your army leaves the battle by a Withdraw",
+    "hold": "the chance your army is still in the hex after the week",
+}
+
+
+def _aim(aim: Any) -> str:
+    if aim not in AIMS or not isinstance(aim, str):
+        raise ArgumentError(f"There is no aim {brief_repr(aim)} (aims: {', '.join(AIMS)})")
+    return aim
+
+
+def public_state(state: Any) -> Any:
+    """The battle as both sides see it before the bids: the same armies, damage, settings
+    and history, with no bid declared this week (a sealed or hidden bid is wiped)."""
+    state = state_arg(state)
+    if state.phase == "over":
+        raise RuleError("AI-15", f"the battle is over: {state.outcome}")
+    memo = state_memo(state)
+    public = memo.get("public")
+    if public is None:
+        public = state if (state.phase == "bid" and state.bids == (None, None)) else \
+            replace(state, phase="bid", bids=(None, None), switched=(False, False))
+        memo["public"] = public
+    return public
+
+
+def payoff(odds: OutcomeOdds, side: int, aim: str) -> Fraction:
+    """HR-AI-13: what ``side`` wins (the enemy loses) in this week's odds for ``aim``."""
+    side, aim = side_arg(side), _aim(aim)
+    own, enemy = odds.sides[side], odds.sides[1 - side]
+    if aim == "net":
+        return enemy.mean_landed - own.mean_landed
+    if aim == "away":
+        return own.gets_away
+    return own.remains
+
+
+def _odds_for(public: Any, bids: tuple) -> OutcomeOdds:
+    """The odds of two of the advisor's own bids (:func:`candidate_bids`: plain, or with one
+    stratagem the army qualifies for; a Withdraw names its rearguard), a Counter Attack
+    switching whenever it may (AI-16)."""
+    switched = tuple(counter_problem(public, s, bids) is None for s in (0, 1))
+    return checked_odds(public, bids, switched)
+
+
+def _plain(public: Any, side: int, maneuver: str) -> Any:
+    return Bid(maneuver, (), public.rearguards[side] if maneuver == "withdraw" else None)
+
+
+def _with(public: Any, side: int, maneuver: str, keys: tuple[str, ...]) -> Any:
+    return Bid(maneuver, keys, public.rearguards[side] if maneuver == "withdraw" else None)
+
+
+def stated_stratagems(public: Any, side: int, maneuver: str) -> list[str]:
+    """AI-16/AI-17: the stratagems of ``maneuver`` the army qualifies for whose effect is stated."""
+    return [s.key for s in offered_stratagems(public, side, maneuver) if s.effect is not None]
+
+
+def candidate_bids(state: Any, side: int, aim: str = "net") -> tuple[Any, ...]:
+    """The bid ``side`` weighs for each of the six maneuvers (in table order): the plain
+    maneuver, or with the one stated stratagem that raises its average payoff for ``aim``
+    against the enemy's six plain maneuvers the most (ties: fewer stratagems first)."""
+    public = public_state(state)
+    side, aim = side_arg(side), _aim(aim)
+    memo = state_memo(public).setdefault("candidates", {})
+    key = (side, aim)
+    if key in memo:
+        return memo[key]
+    enemies = [_plain(public, 1 - side, m) for m in MANEUVERS]
+    out = []
+    for maneuver in MANEUVERS:
+        options = [_plain(public, side, maneuver)] + [_with(public, side, maneuver, (k,))
+                                                       for k in stated_stratagems(public, side, maneuver)]
+        best, best_value = options[0], None
+        for bid in options:
+            total = Fraction(0)
+            for enemy in enemies:
+                pair = (bid, enemy) if side == 0 else (enemy, bid)
+                total += payoff(_odds_for(public, pair), side, aim)
+            if best_value is None or total > best_value:
+                best, best_value = bid, total
+        out.append(best)
+    memo[key] = tuple(out)
+    return memo[key]
+
+
+def bid_name(bid: Any) -> str:
+    """"Defend with Hold the Line" (a Bid, or a bid action's fields: see ``as_bid``)."""
+    bid = as_bid(bid)
+    name = MANEUVER_NAMES[maneuver_arg(bid.maneuver)]
+    if not isinstance(bid.stratagems, (list, tuple)):
+        raise ArgumentError(f"A bid's stratagems are a list of keys (got {brief_repr(bid.stratagems)})")
+    for key in bid.stratagems:
+        if not isinstance(key, str) or key not in STRATAGEM_BY_KEY:
+            raise ArgumentError(f"AI-16: there is no stratagem {brief_repr(key)}")
+    if bid.stratagems:
+        name += " with " + ", ".join(STRATAGEM_BY_KEY[k].name for k in bid.stratagems)
+    return name
+
+
+@dataclass(frozen=True)
+class GridCell:
+    """One square of the advisor grid: for the general's bid against the enemy's, the chance
+    its army gets away, the expected casualties it inflicts (landed on the enemy) and takes,
+    the chance it falls back (AI-19), and its payoff for the chosen aim."""
+
+    gets_away: Fraction
+    inflicted: Fraction
+    taken: Fraction
+    falls_back: Fraction
+    payoff: Fraction
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What the staff officer tells ``side`` (HR-AI-13): ``own`` and ``enemy`` bids (one per
+    maneuver, table order), ``grid[i][j]`` (:class:`GridCell`), the ``matrix`` of payoffs,
+    the game's ``value``, the recommended ``mix`` (one Fraction per own bid) and the enemy's
+    equilibrium mix, all exact."""
+
+    side: int
+    aim: str
+    own: tuple[Any, ...]
+    enemy: tuple[Any, ...]
+    grid: tuple[tuple[GridCell, ...], ...]
+    matrix: tuple[tuple[Fraction, ...], ...]
+    value: Fraction
+    mix: tuple[Fraction, ...]
+    enemy_mix: tuple[Fraction, ...]
+
+    def recommendation(self) -> str:
+        """"A careful general declares Attack 40 %, Skirmish 60 %"."""
+        return "A careful general declares " + mix_text(self.own, self.mix)
+
+
+def mix_text(bids: tuple[Any, ...], mix: tuple[Fraction, ...]) -> str:
+    """"Attack 40 %, Skirmish 60 %" (whole percents; a share under 0.5 % says "<1 %")."""
+    if not isinstance(bids, (list, tuple)) or not isinstance(mix, (list, tuple)) or len(bids) != len(mix):
+        raise ArgumentError("A mix is told from a list of bids and a list of as many shares")
+    for p in mix:
+        if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0 <= p <= 1:
+            raise ArgumentError(f"A share of a mix is a number from 0 to 1 (got {brief_repr(p)})")
+    parts = []
+    for bid, p in zip(bids, mix):
+        if p:
+            share = round(float(p) * 100)
+            parts.append(f"{bid_name(bid)} {share if share >= 1 else '<1'} %")
+    return ", ".join(parts)
+
+
+def advice(state: Any, side: int, aim: str = "net") -> Advice:
+    """HR-AI-13: the advisor grid and the recommended mix for ``side`` and ``aim``, from the
+    public battle only (:func:`public_state`). Exact; memoised per state."""
+    public = public_state(state)
+    side, aim = side_arg(side), _aim(aim)
+    memo = state_memo(public).setdefault("advice", {})
+    if (side, aim) in memo:
+        return memo[(side, aim)]
+    own = candidate_bids(public, side, aim)
+    enemy = candidate_bids(public, 1 - side, aim)
+    grid, matrix = [], []
+    for mine in own:
+        row, values = [], []
+        for theirs in enemy:
+            pair = (mine, theirs) if side == 0 else (theirs, mine)
+            odds = _odds_for(public, pair)
+            value = payoff(odds, side, aim)
+            row.append(GridCell(odds.sides[side].gets_away, odds.sides[1 - side].mean_landed,
+                                odds.sides[side].mean_landed, odds.sides[side].falls_back, value))
+            values.append(value)
+        grid.append(tuple(row))
+        matrix.append(tuple(values))
+    solution = zerosum.solve(matrix)
+    out = Advice(side, aim, own, enemy, tuple(grid), tuple(matrix), solution.value, solution.row, solution.column)
+    memo[(side, aim)] = out
+    return out

@@ -1,0 +1,129 @@
+"""Ascension Isle battles: the app's general (issue 17, HR-AI-13).
+
+An army of the setup may be played by the app (``"controller": "app"`` and a level,
+:data:`LEVELS`). :func:`app_bid` decides its bid from the public battle only, with the
+staff officer's numbers (:mod:`.advice`): Easy a random legal bid, Normal the best answer
+to an enemy bidding uniformly, Hard a draw from the equilibrium mix. The bid is an ordinary
+bid action with a one-line ``"why"``. :func:`app_turn` says when the app must bid;
+:func:`undo_target` where one tap of Undo goes when the app plays an army.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from .. import zerosum
+from ..game import ArgumentError, Game, replay
+from ..text import brief_repr
+from .advice import advice, bid_name, mix_text, public_state, stated_stratagems
+from .setup import app_levels
+from .tables import MANEUVERS
+from .values import KIND, Bid, side_arg
+
+__all__ = ["LEVELS", "LEVEL_LABELS", "app_bid", "app_turn", "undo_target"]
+
+
+#: How well the app plays an army (setup ``"level"``).
+LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+LEVEL_LABELS: Mapping[str, str] = {"easy": "Easy", "normal": "Normal", "hard": "Hard"}
+
+
+def _rng(seed: Any, public: Any, side: int, level: str) -> random.Random:
+    """The app's generator for this decision: seeded from the game's seed and the public
+    battle (the week, the weeks fought), never from a hidden bid."""
+    text = f"{seed}|{side}|{level}|{public.week}|{len(public.weeks)}|{len(public.changes)}"
+    return random.Random(int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big"))
+
+
+def _action(side: int, bid: Any, why: str) -> dict[str, Any]:
+    action: dict[str, Any] = {"type": "bid", "side": side, "maneuver": bid.maneuver,
+                              "stratagems": list(bid.stratagems)}
+    if bid.rearguard is not None:
+        action["rearguard"] = bid.rearguard
+    action["why"] = why
+    return action
+
+
+def app_bid(state: Any, side: int, level: str, seed: int) -> dict[str, Any]:
+    """The app general's bid for ``side`` at ``level`` (:data:`LEVELS`): an ordinary bid
+    action with a one-line ``"why"``, decided from the public battle only.
+
+    * ``"easy"``: a random legal bid (a maneuver, each stated stratagem it qualifies for
+      with even odds, a random rearguard for a Withdraw);
+    * ``"normal"``: the best answer (net casualties) to an enemy that declares each of
+      its six bids alike (:func:`engine.zerosum.best_response`);
+    * ``"hard"``: a draw from the equilibrium mix for net casualties (unexploitable).
+
+    ``seed`` is the game's seed: the draws come from a generator seeded from it and the
+    public battle, so a replay decides the same and no one at the table can foresee it.
+    """
+    public = public_state(state)
+    side = side_arg(side)
+    if level not in LEVELS or not isinstance(level, str):
+        raise ArgumentError(f"The app's level is easy, normal or hard (got {brief_repr(level)})")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ArgumentError("The seed must be the game's seed (a whole number)")
+    rng = _rng(seed, public, side, level)
+    if level == "easy":
+        maneuver = rng.choice(MANEUVERS)
+        keys = tuple(k for k in stated_stratagems(public, side, maneuver) if rng.random() < 0.5)
+        rear = rng.choice(public.alive(side)) if maneuver == "withdraw" else None
+        bid = Bid(maneuver, keys, rear)
+        return _action(side, bid, f"Easy: a random legal bid — {bid_name(bid)}")
+    found = advice(public, side, "net")
+    if level == "normal":
+        uniform = tuple(Fraction(1, len(found.enemy)) for _ in found.enemy)
+        answer = zerosum.best_response(found.matrix, uniform)
+        pick = answer.choices[0]
+        gain = float(answer.payoff)
+        return _action(side, found.own[pick],
+                       f"Normal: {bid_name(found.own[pick])} is the best answer to any enemy bid alike "
+                       f"({gain:+.2f} net casualties on average)")
+    draw = rng.random()
+    total, pick = 0.0, 0
+    for i, p in enumerate(found.mix):
+        if p:
+            pick = i
+            total += float(p)
+            if draw < total:
+                break
+    return _action(side, found.own[pick],
+                   f"Hard: drew {bid_name(found.own[pick])} from the equilibrium mix "
+                   f"({mix_text(found.own, found.mix)}; worth {float(found.value):+.2f} net casualties "
+                   "whatever the enemy declares)")
+
+
+def app_turn(game: Any) -> tuple[int, str] | None:
+    """(side, level) when the app must bid now in ``game``: the battle is at the week's bids, an
+    army the app plays has not declared, and the game shows its newest position (the app never
+    overwrites the redo stack by itself) and is no spectator's copy. ``None`` otherwise."""
+    if not isinstance(game, Game) or game.kind != KIND:
+        raise ArgumentError(f"Not a battle game: {type(game).__name__}")
+    if game.position != len(game.actions):
+        return None
+    levels = app_levels(game.setup)
+    if levels == (None, None) or game.setup.get("spectator"):
+        return None
+    state = replay(game)
+    if state.phase != "bid":
+        return None
+    for s in (0, 1):
+        if levels[s] is not None and state.bids[s] is None:
+            return s, levels[s]
+    return None
+
+
+def undo_target(game: Any) -> int | None:
+    """Where one tap of Undo goes when the app plays an army: just before the person's last
+    action (the app's own bids after it are undone too, or it would only bid again). ``None``
+    when no action of a person is in force."""
+    if not isinstance(game, Game) or game.kind != KIND:
+        raise ArgumentError(f"Not a battle game: {type(game).__name__}")
+    for index in range(game.position - 1, -1, -1):
+        if "why" not in game.actions[index]:
+            return index
+    return None

@@ -1,0 +1,142 @@
+"""CONSIM's spectator copy (issue 21: hidden means absent): :func:`public_game`, and
+:func:`public_state`, the players' view drawn from it. Dealt cards and dice become
+recorded facts; while the Observer's privacy is on, the non-player combatants are
+placeholders whose fire is an unseen shooter's results.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+from ..game import ArgumentError, Game, is_spectator, replay, system
+from .rules import current_index, kept_hidden, turns_dying
+from .setup import hidden_entry, normalize_setup
+from .steps import start, step
+from .values import KIND, ConsimState
+
+
+def _acting_hidden(state: ConsimState, hidden: frozenset[int] | set[int]) -> bool:
+    cur = current_index(state)
+    return cur is not None and state.turns[cur].combatant in hidden
+
+
+def public_game(game: Game) -> Game:
+    """A spectator's copy (``"spectator": true``): only what the table may see.
+
+    No seed and no redo stack: every dealt card and every die becomes a recorded
+    fact in its action, so nothing can be re-dealt from the seed. While the
+    Observer's privacy is on, the non-player combatants are placeholders ("The
+    Observer's combatant 3"): no name, kind, training, weapon, card, status or
+    countdown of theirs is in the copy; it says only how many cards they hold in a
+    round's order and when one of them acts (``hidden_next``). Their fire is an
+    unseen shooter's, given by its results (hit, wound, suppression) without the
+    dice that would tell the shooter's training or weapon; fire at them is listed
+    without a result. The players' view of the tracker is drawn from this copy.
+    """
+    return _public(game)[0]
+
+
+def public_state(game: Game) -> ConsimState:
+    """The state of ``game``'s spectator copy (:func:`public_game`) at its end: everything
+    the players may see now, made in one pass (the players' view draws it)."""
+    return _public(game)[1]
+
+
+def _public(game: Game) -> tuple[Game, ConsimState]:
+    if not isinstance(game, Game) or game.kind != KIND:
+        raise ArgumentError(f"public_game takes a game of kind {KIND!r}")
+    if is_spectator(game):
+        copy = replace(game, actions=game.actions[: game.position], position=game.position, _tip=None)
+        return copy, replay(copy)
+    mod = system(game.kind)
+    rng = random.Random(game.seed)
+    state = mod.start(game.setup, game.rules, rng)
+    actions = game.actions[: game.position]
+    states = [state]
+    for action in actions:
+        state = mod.step(state, action, game.rules, rng)
+        states.append(state)
+    final = states[-1]
+    hidden = frozenset(i for i in range(len(final.combatants)) if kept_hidden(final, i))
+    setup = normalize_setup(game.setup)
+    numbers = {i: n for n, i in enumerate(sorted(hidden), start=1)}
+    setup["combatants"] = [hidden_entry(numbers[i], c["side"]) if i in hidden else c
+                           for i, c in enumerate(setup["combatants"])]
+    setup.update(spectator=True, hidden=sorted(hidden), privacy=final.privacy)
+    copy_state = start(setup, game.rules)
+    kept: list[dict[str, Any]] = []
+
+    def emit(action: dict[str, Any], after: ConsimState, moves: bool = True) -> None:
+        nonlocal copy_state
+        if moves and _acting_hidden(after, hidden):
+            action["hidden_next"] = True
+        copy_state = step(copy_state, action, game.rules)
+        kept.append(action)
+
+    for action, before, after in zip(actions, states, states[1:]):
+        kind = action.get("type")
+        if kind == "deal":
+            out: dict[str, Any] = {"type": "deal"}
+            adv = {k: list(v) for k, v in action.get("advantages", {}).items() if int(k) not in hidden}
+            if adv:
+                out["advantages"] = adv
+            if action.get("surprised"):
+                out["surprised"] = list(action["surprised"])
+            out["cards"] = {str(i): [c.token for c in h.dealt] for i, h in enumerate(after.hands)
+                            if i not in hidden and h is not None and h.dealt}
+            unseen = sum(len(after.hands[i].kept) for i in hidden)
+            if unseen:
+                out["hidden_cards"] = unseen
+            emit(out, after)
+        elif kind == "next":
+            emit({"type": "next"}, after)
+        elif kind == "long":
+            if action["combatant"] not in hidden:
+                emit({"type": "long", "combatant": action["combatant"], "cards": list(action["cards"])}, after)
+            elif copy_state.unseen_acting != _acting_hidden(after, hidden) or not final.legacy:
+                emit({"type": "next"}, after)
+        elif kind == "shoot":
+            shot = after.last_shot
+            by = {r.target: r for r in shot.targets}
+            public = [t for t in action["targets"] if t not in hidden]
+            moves = not final.legacy
+            if shot.shooter not in hidden:
+                out = {"type": "shoot", "shooter": shot.shooter, "targets": list(action["targets"]),
+                       "mode": shot.mode, "cover": shot.cover.value, "unseen": shot.unseen,
+                       "dice": [None if t in hidden else {k: v for k, v in (("d10", by[t].d10), ("d6", by[t].d6),
+                                                                          ("countdown", by[t].countdown))
+                                                          if v is not None} for t in action["targets"]]}
+                if shot.semi:
+                    out["semi"] = shot.semi
+                emit(out, after, moves)
+            elif public:
+                results = []
+                for t in action["targets"]:
+                    if t in hidden:
+                        results.append(None)
+                        continue
+                    r = by[t]
+                    entry: dict[str, Any] = {"hit": r.hit}
+                    if r.hit:
+                        entry["wound"] = r.wound.value
+                    entry["suppression"] = r.fire
+                    if r.countdown is not None:
+                        entry["countdown"] = r.countdown
+                    results.append(entry)
+                emit({"type": "shoot", "targets": list(action["targets"]), "mode": shot.mode,
+                      "cover": shot.cover.value, "unseen": shot.unseen, "results": results}, after, moves)
+            elif moves:
+                emit({"type": "next"}, after)
+        elif kind == "end_round":
+            out = {"type": "end_round"}
+            dice = {str(i): after.statuses[i].countdown for i in range(len(after.combatants))
+                    if i not in hidden and turns_dying(before.statuses[i])}
+            if dice:
+                out["dice"] = dice
+            emit(out, after, moves=False)
+        elif kind in ("treat", "first_aid"):
+            if action["combatant"] not in hidden:
+                emit({"type": kind, "combatant": action["combatant"]}, after, moves=False)
+    return replace(game, seed=0, setup=setup, actions=tuple(kept), position=len(kept), _tip=None), copy_state

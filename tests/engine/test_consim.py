@@ -51,6 +51,7 @@ from .consim_kit import (
     END,
     NEXT,
     OWN,
+    SPADES,  # noqa: F401 (other tests import it from here)
     acting,
     deal,
     fighter,
@@ -60,6 +61,7 @@ from .consim_kit import (
     roster,
     run,
     shoot,
+    two_sides,  # noqa: F401 (other tests import it from here)
     until,
 )
 

@@ -79,6 +79,12 @@ OPTIONAL_HOOKS: dict[str, str] = {
                    "replaying (engine.game.MAX_REPLAY_WORK; issue 30)",
     "record_part": "record_part(state, game) -> (facts, sections): the system's part of the printable "
                    "record, made from the spectator copy (engine.record)",
+    "seats": "seats(game) -> tuple[engine.seats.Seat, ...]: the seats a phone can take at this table, from the "
+             "setup (its players, generals, player characters; the watch seat is the kernel's), issue 32",
+    "seat_private": "seat_private(game, state, seat, advice) -> dict: what that seat alone may see beyond the "
+                    "spectator copy, as JSON data (a hand, a sealed bid, advice when asked), engine.seats.seat_view",
+    "seat_action": "seat_action(state, seat, action) -> dict: the action with the seat's own side or player "
+                   "filled in, or engine.seats.SeatRefused when it is another seat's or the table's move",
     "SETTING_WORDS": "{key: words} for the parts of a free-form rules setting (the battle's house tables), "
                      "as the record says them",
     "RULINGS": "the ids of the RULES.md rulings this system applies (the record lists them)",

@@ -109,6 +109,7 @@ from .rules import (
     victory_tier,
     week_pools,
 )
+from .seats import seat_action, seat_private, seats
 from .setup import APP_LEVELS, CONTROLLERS, app_levels, example_setup, jibril_division, normalize_setup
 from .steps import describe, equipment, replay_work, standing, start, status, step, undo_warning
 from .tables import (
@@ -161,7 +162,7 @@ BadArgument = ArgumentError
 __all__ = [
     # the system (engine.system) and its errors
     "KIND", "VARIANTS", "SPECTATOR_VIEW", "ACTION_TYPES", "HOUSE_RULES", "RULINGS", "SetupError", "ArgumentError",
-    "BadArgument", "normalize_setup", "normalize_action", "start", "step", "describe", "public_game", "upgrade",
+    "BadArgument", "normalize_setup", "normalize_action", "start", "step", "describe", "public_game", "seats", "seat_private", "seat_action", "upgrade",
     "standing", "status", "undo_warning", "equipment", "replay_work", "record_part", "SETTING_WORDS",
     # tables (tables.py)
     "MANEUVERS", "MANEUVER_NAMES", "TIERS", "TIER_NAMES", "TIER_MARGINS", "SOURCE_TABLES", "FALLBACK",

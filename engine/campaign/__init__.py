@@ -89,6 +89,7 @@ from .public import deck_left, player_cards, public_game, treaty_chances, visibl
 from .record import record_part
 from .referee import ACTION_TYPES, ENTRIES, can_enter, check_entry, normalize_action, spoils_choices
 from .rules import compare_hands, exhaustion_chance, exhaustion_odds_text, is_decisive, table_draws, treaty_odds
+from .seats import seat_action, seat_private, seats
 from .setup import normalize_setup
 from .steps import describe, equipment, standing, start, status, step, undo_warning
 from .upgrade import upgrade
@@ -120,7 +121,7 @@ from .values import (
 __all__ = [
     # the system (engine.system)
     "KIND", "VARIANTS", "SPECTATOR_VIEW", "ACTION_TYPES",
-    "normalize_setup", "start", "normalize_action", "step", "describe", "public_game",
+    "normalize_setup", "start", "normalize_action", "step", "describe", "public_game", "seats", "seat_private", "seat_action",
     "upgrade", "standing", "status", "equipment", "undo_warning", "record_part", "RULINGS", "HOUSE_RULES",
     # errors (the kernel's; CampaignError is ArgumentError by its old name)
     "SetupError", "ArgumentError", "CampaignError",

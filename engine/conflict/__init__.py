@@ -130,6 +130,7 @@ from .rules import (
                      trumps,
                      why_not_follow,
 )
+from .seats import seat_action, seat_private, seats
 from .setup import normalize_setup, purple_dragon_setup, setup_sides, setup_warnings
 from .steps import describe, equipment, replay_work, standing, start, status, step, undo_warning
 from .upgrade import upgrade
@@ -157,7 +158,7 @@ from .values import (
 __all__ = [
     # the system (engine.system): its names and hooks
     "KIND", "VARIANTS", "SPECTATOR_VIEW", "ACTION_TYPES", "HOUSE_RULES", "RULINGS",
-    "normalize_setup", "start", "normalize_action", "step", "describe", "public_game",
+    "normalize_setup", "start", "normalize_action", "step", "describe", "public_game", "seats", "seat_private", "seat_action",
     "upgrade", "standing", "status", "equipment", "undo_warning", "replay_work", "record_part",
     # errors (engine.game's, under the names this module always had)
     "SetupError", "ArgumentError",

@@ -147,6 +147,7 @@ from .rules import (
                      wound_distribution,
                      wound_status,
 )
+from .seats import seat_action, seat_private, seats
 from .setup import normalize_setup
 from .steps import describe, equipment, replay_work, standing, start, status, step
 from .upgrade import upgrade
@@ -186,7 +187,7 @@ from .values import (
 __all__ = [
     # the system (engine.system): its names and hooks
     "KIND", "VARIANTS", "SPECTATOR_VIEW", "ACTION_TYPES", "HOUSE_RULES", "RULINGS",
-    "normalize_setup", "start", "normalize_action", "step", "describe", "public_game",
+    "normalize_setup", "start", "normalize_action", "step", "describe", "public_game", "seats", "seat_private", "seat_action",
     "upgrade", "standing", "status", "equipment", "replay_work", "record_part",
     # errors (engine.game's, under the names this module always had)
     "SetupError", "ArgumentError",

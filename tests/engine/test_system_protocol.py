@@ -52,3 +52,22 @@ def test_the_doctests_run(name):
     assert failed == 0
     if name in ("engine.poker", "engine.campaign.poker", "engine.zerosum"):
         assert tried > 0
+
+
+SEAT_HOOKS = ("seats", "seat_private", "seat_action")
+
+
+def test_the_seat_hooks_are_documented_hooks():
+    assert set(SEAT_HOOKS) <= set(system.OPTIONAL_HOOKS)
+    for name in SEAT_HOOKS:
+        assert "seat" in system.OPTIONAL_HOOKS[name]
+
+
+@pytest.mark.parametrize("kind", SYSTEMS)
+def test_every_system_gives_its_seats_through_the_hooks(kind):
+    """Issue 32: each system says its seats, what each sees and whose move is whose; the
+    hooks are in its face's ``__all__``."""
+    module = games.system(kind)
+    for name in SEAT_HOOKS:
+        assert callable(system.hook(module, name)), name
+        assert name in module.__all__

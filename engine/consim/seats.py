@@ -1,0 +1,88 @@
+"""CONSIM at a table of phones (issue 32): each player character is a seat,
+``"combatant-I"`` (CS-1; the Observer — game master — keeps the tablet, with the
+non-player combatants and their privacy). A seat sees the players' view (the spectator
+copy: the Observer's hidden combatants as placeholders) and whether its own combatant
+acts now (CS-5) with its cards; it takes its own combatant's turn — a shot, a long action,
+done (CS-5, CS-7 … CS-11) — and asks for its own treatment or first aid (CS-13). The deal,
+the end of a round and the privacy switch are the Observer's, on the tablet (HR-SEAT-1).
+
+A refusal never tells a phone what the Observer hides: another combatant's turn is
+refused without naming who acts, and a shot at a hidden combatant the rules refuse is
+refused without saying why (the Observer says it at the table).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..game import ActionError, Game, RuleError, replay
+from ..seats import Seat, SeatRefused, seat_numbers
+from .referee import can_first_aid, can_treat, normalize_action
+from .rules import current_index, kept_hidden
+from .values import ConsimState
+
+_TABLE = {"deal": "the Observer deals on the tablet (CS-2)",
+          "end_round": "the Observer ends the round on the tablet (CS-12)",
+          "privacy": "the Observer's privacy is set on the tablet (CS-1)"}
+_OWN = {"shoot": "shooter", "long": "combatant", "treat": "combatant", "first_aid": "combatant"}
+
+
+def seats(game: Game) -> tuple[Seat, ...]:
+    """CS-1: a seat for each player character, in roster order (the Observer's seat is the tablet)."""
+    state = replay(game, 0)
+    return tuple(Seat(f"combatant-{i}", f"{c.name} ({state.sides[c.side]})")
+                 for i, c in enumerate(state.combatants) if c.player)
+
+
+def _acting(state: ConsimState) -> int | None:
+    cur = current_index(state)
+    return None if cur is None else state.turns[cur].combatant
+
+
+def seat_private(game: Game, state: ConsimState, seat: Seat, advice: Any = False) -> dict[str, Any]:
+    """What the player of ``seat`` is told beyond the players' view: which combatant is
+    theirs, whether it acts now (CS-5), its cards still to act on this round, and what
+    it may ask for now."""
+    i = seat_numbers(seat.id)["combatant"]
+    acting = state.phase == "round" and _acting(state) == i
+    cards = [t.card.token for t in state.turns if t.combatant == i and not t.done] if state.phase == "round" else []
+    may = (["shoot", "long", "next"] if acting else []) + (["treat"] if can_treat(state, i) else []) + (
+        ["first_aid"] if can_first_aid(state, i) else [])
+    return {"combatant": i, "phase": state.phase, "round": state.round, "acting": acting, "cards": cards,
+            "may": may}
+
+
+def _hidden_names(state: ConsimState) -> set[str]:
+    return {state.combatants[i].name for i in range(len(state.combatants)) if kept_hidden(state, i)}
+
+
+def seat_action(state: ConsimState, seat: Seat, action: Mapping[str, Any]) -> dict[str, Any]:
+    """HR-SEAT-1: ``action`` with the seat's combatant filled in when it is its own move —
+    on its own turn a shot, a long action or "done" (CS-5); its own treatment or first aid
+    (CS-13) — else :class:`SeatRefused` (CS-5: not its turn; HR-SEAT-1: the Observer's)."""
+    i = seat_numbers(seat.id)["combatant"]
+    name = state.combatants[i].name
+    out = dict(action)
+    kind = out.get("type")
+    if kind in _TABLE:
+        raise SeatRefused("HR-SEAT-1", _TABLE[kind])
+    key = _OWN.get(kind)
+    if key is not None:
+        if key not in out:
+            out[key] = i
+        elif out[key] != i or isinstance(out[key], bool):
+            raise SeatRefused("CS-5", f"this phone acts only for {name}")
+    if kind in ("shoot", "long", "next") and (state.phase != "round" or _acting(state) != i):
+        raise SeatRefused("CS-5", f"only the current actor acts, and it is not {name}'s turn now")
+    try:
+        normalize_action(state, out)
+    except (RuleError, ActionError) as err:
+        hidden = _hidden_names(state)
+        text = err.message if isinstance(err, RuleError) else str(err)
+        rule = err.rule_id if isinstance(err, RuleError) else "HR-SEAT-3"
+        if any(n in text for n in hidden):
+            raise SeatRefused(rule, "the Observer decides about their hidden combatants: this move is "
+                                    "not taken (ask the Observer)") from None
+        raise
+    return out

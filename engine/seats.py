@@ -141,7 +141,7 @@ def seat_numbers(seat_id: str) -> dict[str, int]:
     for part in seat_id.split("/"):
         found = _PART.fullmatch(part)
         if found is None:
-            if part == seat_id:
+            if part == seat_id and "-" not in part:  # a seat of one word: "watch"
                 return {}
             raise SeatRefused("HR-SEAT-3", f"{brief_repr(seat_id)} is not a seat")
         out[found.group(1)] = int(found.group(2))
@@ -202,7 +202,7 @@ def seat_view(game: Game, seat_id: str, *, advice: bool = False) -> dict[str, An
     if not chosen.watch:
         maker = hook(mod, "seat_private")
         if maker is not None:
-            private = maker(game, games.replay(game), chosen, bool(advice))
+            private = maker(game, games.replay(game), chosen, advice)
     view = {
         "v": VIEW_VERSION, "kind": game.kind, "seat": chosen.id, "label": chosen.label, "watch": chosen.watch,
         "position": game.position, "status": status(games.replay(copy)) if status is not None else "",
@@ -282,6 +282,13 @@ def _no_constant(name: str) -> Any:
     raise SeatMessageError(f"{name} is not a number a message may carry")
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise SeatMessageError("a number in the message is too large")
+    return value
+
+
 def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
@@ -289,6 +296,18 @@ def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             raise SeatMessageError(f"the field {brief_repr(key)} is given twice")
         out[key] = value
     return out
+
+
+def _has_half_character(value: Any) -> bool:
+    """Whether a parsed message holds a lone surrogate (written as an escape, ``"\\ud800"``)
+    in any text, key or value (the nesting is already limited)."""
+    if isinstance(value, str):
+        return _SURROGATE.search(value) is not None
+    if isinstance(value, dict):
+        return any(_has_half_character(k) or _has_half_character(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_half_character(item) for item in value)
+    return False
 
 
 def _whole(value: Any) -> bool:
@@ -320,13 +339,15 @@ def read_seat_message(text: Any) -> SeatMessage:
     if codec.json_depth(text, limit=MAX_MESSAGE_DEPTH) > MAX_MESSAGE_DEPTH:
         raise SeatMessageError("the message is nested too deeply")
     try:
-        data = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique)
+        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite, object_pairs_hook=_unique)
     except SeatMessageError:
         raise
     except (ValueError, RecursionError):
         raise SeatMessageError("the message is not JSON") from None
     if not isinstance(data, dict):
         raise SeatMessageError("a message is a JSON object")
+    if _has_half_character(data):
+        raise SeatMessageError("the message holds half of a character")
     unknown = [key for key in data if key not in _REQUIRED + ("action",)]
     if unknown:
         raise SeatMessageError(f"unknown field {brief_repr(unknown[0])}")

@@ -20,10 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import ascension as ai
-from engine import campaign as cmp
 from engine import game as games
 from engine import seats as seating
-from engine.cards import Card, full_deck
+from engine.cards import full_deck
 from engine.game import apply, new_game, new_seed, replay
 
 from .test_ascension_privacy import ARMIES, SECRET_STRATAGEMS, tokens_of

@@ -46,7 +46,7 @@ from .text import brief_repr
 __all__ = [
     "HOUSE_RULES", "WATCH", "VIEW_VERSION", "MESSAGE_VERSION", "MESSAGE_TYPES", "MAX_MESSAGE_CHARS",
     "MAX_MESSAGE_DEPTH", "MAX_SEAT_ID", "MAX_TOKEN", "Seat", "SeatRefused", "SeatMessage", "SeatMessageError",
-    "RateGate", "seats", "seat", "seat_numbers", "seat_view", "check_seat_action", "read_seat_message",
+    "RateGate", "seats", "seat", "seat_numbers", "tablet_only", "own_field", "seat_view", "check_seat_action", "read_seat_message",
     "new_seat_token", "seat_token_matches", "json_only",
 ]
 
@@ -146,6 +146,23 @@ def seat_numbers(seat_id: str) -> dict[str, int]:
             raise SeatRefused("HR-SEAT-3", f"{brief_repr(seat_id)} is not a seat")
         out[found.group(1)] = int(found.group(2))
     return out
+
+
+def tablet_only(kind: Any, moves: Mapping[str, str]) -> None:
+    """HR-SEAT-1: :class:`SeatRefused` when ``kind`` is one of the table's own ``moves``
+    ({type: where and by which clause it is done}); a system's ``seat_action`` asks it."""
+    if isinstance(kind, str) and kind in moves:
+        raise SeatRefused("HR-SEAT-1", moves[kind])
+
+
+def own_field(action: dict[str, Any], key: str, own: int, rule_id: str, message: str) -> None:
+    """A seat's own number in ``action[key]``: filled in when the phone left it out, else it
+    must be ``own`` (:class:`SeatRefused` with ``rule_id`` and ``message`` when it names
+    another seat's side, player or combatant). A system's ``seat_action`` asks it."""
+    if key not in action:
+        action[key] = own
+    elif action[key] != own or isinstance(action[key], bool):
+        raise SeatRefused(rule_id, message)
 
 
 def _checked(game: Any) -> Game:

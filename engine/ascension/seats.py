@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..game import ArgumentError, Game, replay
-from ..seats import Seat, SeatRefused, seat_numbers
+from ..seats import Seat, own_field, seat_numbers, tablet_only
 from ..text import brief_repr
 from .advice import AIMS, Advice, advice, bid_name
 from .referee import can_counter_attack, can_leave
@@ -87,12 +87,8 @@ def seat_action(state: BattleState, seat: Seat, action: Mapping[str, Any]) -> di
     s = seat_numbers(seat.id)["general"]
     out = dict(action)
     kind = out.get("type")
-    if kind in _TABLE:
-        raise SeatRefused("HR-SEAT-1", _TABLE[kind])
+    tablet_only(kind, _TABLE)
     if kind in ("bid", "counter_attack", "leave"):
-        if "side" not in out:
-            out["side"] = s
-        elif out["side"] != s or isinstance(out["side"], bool):
-            raise SeatRefused("AI-7", f"this phone moves only for {state.armies[s].name}: each general "
-                                      "declares for their own army")
+        own_field(out, "side", s, "AI-7", f"this phone moves only for {state.armies[s].name}: each general "
+                                          "declares for their own army")
     return out

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..game import Game, replay
-from ..seats import Seat, SeatRefused, seat_numbers
+from ..seats import Seat, SeatRefused, own_field, seat_numbers, tablet_only
 from .poker import best_hand
 from .public import treaty_chances
 from .referee import spoils_choices
@@ -71,14 +71,10 @@ def seat_action(state: CampaignState, seat: Seat, action: Mapping[str, Any]) -> 
     p = seat_numbers(seat.id)["player"]
     out = dict(action)
     kind = out.get("type")
-    if kind in _TABLE:
-        raise SeatRefused("HR-SEAT-1", _TABLE[kind])
+    tablet_only(kind, _TABLE)
     if kind == "take" and state.phase == "spoils" and state.pending is not None and state.pending[0] != p:
         raise SeatRefused("CMP-4", f"the winner takes the spoils: {state.name(state.pending[0])}, "
                                    f"not {state.name(p)}")
     if kind == "lay":
-        if "player" not in out:
-            out["player"] = p
-        elif out["player"] != p or isinstance(out["player"], bool):
-            raise SeatRefused("CMP-7", f"this phone lays down only {state.name(p)}'s own hand")
+        own_field(out, "player", p, "CMP-7", f"this phone lays down only {state.name(p)}'s own hand")
     return out

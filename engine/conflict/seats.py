@@ -13,7 +13,7 @@ from typing import Any
 
 from ..cards import Card
 from ..game import Game, replay
-from ..seats import Seat, SeatRefused, seat_numbers
+from ..seats import Seat, own_field, seat_numbers, tablet_only
 from .referee import can_pass, legal_plays
 from .rules import player_max_sizes
 from .values import ConflictState
@@ -67,10 +67,7 @@ def seat_private(game: Game, state: ConflictState, seat: Seat, advice: Any = Fal
 
 
 def _same(action: dict[str, Any], key: str, own: int, what: str) -> None:
-    if key not in action:
-        action[key] = own
-    elif action[key] != own or isinstance(action[key], bool):
-        raise SeatRefused("OIC-14", f"this phone {what} (each player has own hand)")
+    own_field(action, key, own, "OIC-14", f"this phone {what} (each player has own hand)")
 
 
 def seat_action(state: ConflictState, seat: Seat, action: Mapping[str, Any]) -> dict[str, Any]:
@@ -80,8 +77,7 @@ def seat_action(state: ConflictState, seat: Seat, action: Mapping[str, Any]) -> 
     s, p = _place(state, seat)
     out = dict(action)
     kind = out.get("type")
-    if kind in _TABLE:
-        raise SeatRefused("HR-SEAT-1", _TABLE[kind])
+    tablet_only(kind, _TABLE)
     if kind in ("discard", "play"):
         _same(out, "side", s, f"plays for {state.sides[s].name} only")
         _same(out, "player", p, f"plays and discards only {seat.label}'s own cards")

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..game import ActionError, Game, RuleError, replay
-from ..seats import Seat, SeatRefused, seat_numbers
+from ..seats import Seat, SeatRefused, own_field, seat_numbers, tablet_only
 from .referee import can_first_aid, can_treat, normalize_action
 from .rules import current_index, kept_hidden
 from .values import ConsimState
@@ -65,14 +65,10 @@ def seat_action(state: ConsimState, seat: Seat, action: Mapping[str, Any]) -> di
     name = state.combatants[i].name
     out = dict(action)
     kind = out.get("type")
-    if kind in _TABLE:
-        raise SeatRefused("HR-SEAT-1", _TABLE[kind])
+    tablet_only(kind, _TABLE)
     key = _OWN.get(kind)
     if key is not None:
-        if key not in out:
-            out[key] = i
-        elif out[key] != i or isinstance(out[key], bool):
-            raise SeatRefused("CS-5", f"this phone acts only for {name}")
+        own_field(out, key, i, "CS-5", f"this phone acts only for {name}")
     if kind in ("shoot", "long", "next") and (state.phase != "round" or _acting(state) != i):
         raise SeatRefused("CS-5", f"only the current actor acts, and it is not {name}'s turn now")
     try:

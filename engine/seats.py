@@ -46,7 +46,7 @@ from .text import brief_repr
 __all__ = [
     "HOUSE_RULES", "WATCH", "VIEW_VERSION", "MESSAGE_VERSION", "MESSAGE_TYPES", "MAX_MESSAGE_CHARS",
     "MAX_MESSAGE_DEPTH", "MAX_SEAT_ID", "MAX_TOKEN", "Seat", "SeatRefused", "SeatMessage", "SeatMessageError",
-    "RateGate", "seats", "seat", "seat_numbers", "tablet_only", "own_field", "seat_view", "check_seat_action", "read_seat_message",
+    "RateGate", "seats", "seat", "seat_numbers", "seat_view", "check_seat_action", "read_seat_message",
     "new_seat_token", "seat_token_matches", "json_only",
 ]
 
@@ -107,29 +107,29 @@ class SeatMessageError(ValueError):
     a short message for the tablet to say; nothing changes."""
 
 
-def json_only(value: Any, where: str = "a seat's view", depth: int = 0) -> Any:
+def json_only(value: Any) -> Any:
     """``value`` if it is JSON data made only of dict (text keys), list, str, int, finite
     float, bool and None, nested at most :data:`engine.codec.MAX_DEPTH`; else
     :class:`ArgumentError` (a system's bug must not reach a phone as something else)."""
-    if depth > codec.MAX_DEPTH:
-        raise ArgumentError(f"{where} is nested too deeply")
-    if value is None or isinstance(value, (bool, str, int)):
-        return value
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ArgumentError(f"{where} holds a number that is not finite")
-        return value
-    if type(value) in (dict, FrozenDict):
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise ArgumentError(f"{where} has a key that is not text: {brief_repr(key)}")
-            json_only(item, where, depth + 1)
-        return value
-    if type(value) in (list, games.FrozenList):
-        for item in value:
-            json_only(item, where, depth + 1)
-        return value
-    raise ArgumentError(f"{where} holds something that is not JSON data ({type(value).__name__})")
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > codec.MAX_DEPTH:
+            raise ArgumentError("A seat's view is nested too deeply")
+        if item is None or isinstance(item, (bool, str, int)):
+            continue
+        if isinstance(item, float):
+            if not math.isfinite(item):
+                raise ArgumentError("A seat's view holds a number that is not finite")
+        elif type(item) in (dict, FrozenDict):
+            if not all(isinstance(key, str) for key in item):
+                raise ArgumentError("A seat's view has a key that is not text")
+            stack.extend((child, depth + 1) for child in item.values())
+        elif type(item) in (list, games.FrozenList):
+            stack.extend((child, depth + 1) for child in item)
+        else:
+            raise ArgumentError(f"A seat's view holds something that is not JSON data ({type(item).__name__})")
+    return value
 
 
 def seat_numbers(seat_id: str) -> dict[str, int]:
@@ -146,6 +146,29 @@ def seat_numbers(seat_id: str) -> dict[str, int]:
             raise SeatRefused("HR-SEAT-3", f"{brief_repr(seat_id)} is not a seat")
         out[found.group(1)] = int(found.group(2))
     return out
+
+
+# The systems' side (their seat hooks ask these; public inside the engine, not in __all__)
+
+
+def seat_number(seat: Any, key: str) -> int:
+    """The number ``key`` of a system's ``seat`` (``"player"`` of ``Seat("side-0/player-2", …)``
+    is 2); :class:`ArgumentError` for anything but a seat with that number (a system's hooks
+    ask it first)."""
+    if not isinstance(seat, Seat):
+        raise ArgumentError(f"A seat was expected (got {brief_repr(seat)})")
+    numbers = seat_numbers(seat.id)
+    if key not in numbers:
+        raise ArgumentError(f"{brief_repr(seat.id)} is not a seat with a {key} number")
+    return numbers[key]
+
+
+def move_of(action: Any) -> dict[str, Any]:
+    """A phone's move as a plain dict to fill in, or :class:`SeatRefused` (HR-SEAT-3) when it
+    is not an object with a type."""
+    if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+        raise SeatRefused("HR-SEAT-3", "a move is an object with a type")
+    return dict(action)
 
 
 def tablet_only(kind: Any, moves: Mapping[str, str]) -> None:
@@ -219,7 +242,7 @@ def seat_view(game: Game, seat_id: str, *, advice: bool = False) -> dict[str, An
     if not chosen.watch:
         maker = hook(mod, "seat_private")
         if maker is not None:
-            private = maker(game, games.replay(game), chosen, advice)
+            private = maker(games.replay(game), chosen, advice)
     view = {
         "v": VIEW_VERSION, "kind": game.kind, "seat": chosen.id, "label": chosen.label, "watch": chosen.watch,
         "position": game.position, "status": status(games.replay(copy)) if status is not None else "",
@@ -408,6 +431,17 @@ def seat_token_matches(expected: str, given: Any) -> bool:
     return hmac.compare_digest(expected.encode("utf-8", "surrogatepass"), given.encode("utf-8", "surrogatepass"))
 
 
+def _seconds(value: Any) -> float | None:
+    """``value`` as a finite float, or ``None`` (not a number, NaN, infinite, too large)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
 @dataclass
 class RateGate:
     """A phone's pace (HR-SEAT-3): a token bucket of ``burst`` messages refilled at
@@ -420,8 +454,7 @@ class RateGate:
     _last: float | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        if isinstance(self.per_second, bool) or not isinstance(self.per_second, (int, float)) \
-                or not math.isfinite(self.per_second) or self.per_second <= 0:
+        if _seconds(self.per_second) is None or self.per_second <= 0:
             raise ArgumentError(f"A rate is a positive number per second (got {brief_repr(self.per_second)})")
         if not _whole(self.burst) or self.burst < 1:
             raise ArgumentError(f"A burst is a whole number from 1 (got {brief_repr(self.burst)})")
@@ -429,8 +462,9 @@ class RateGate:
 
     def allow(self, now: float) -> bool:
         """Whether a message arriving at ``now`` is taken (it then uses one token)."""
-        if isinstance(now, bool) or not isinstance(now, (int, float)) or not math.isfinite(now):
-            raise ArgumentError(f"The time is a number of seconds (got {brief_repr(now)})")
+        now = _seconds(now)
+        if now is None:
+            raise ArgumentError("The time is a number of seconds")
         if self._last is not None and now > self._last:
             self._tokens = min(float(self.burst), self._tokens + (now - self._last) * self.per_second)
         if self._last is None or now > self._last:

@@ -81,7 +81,7 @@ OPTIONAL_HOOKS: dict[str, str] = {
                    "record, made from the spectator copy (engine.record)",
     "seats": "seats(game) -> tuple[engine.seats.Seat, ...]: the seats a phone can take at this table, from the "
              "setup (its players, generals, player characters; the watch seat is the kernel's), issue 32",
-    "seat_private": "seat_private(game, state, seat, advice) -> dict: what that seat alone may see beyond the "
+    "seat_private": "seat_private(state, seat, advice) -> dict: what that seat alone may see beyond the "
                     "spectator copy, as JSON data (a hand, a sealed bid, advice when asked), engine.seats.seat_view",
     "seat_action": "seat_action(state, seat, action) -> dict: the action with the seat's own side or player "
                    "filled in, or engine.seats.SeatRefused when it is another seat's or the table's move",

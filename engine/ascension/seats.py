@@ -13,11 +13,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..game import ArgumentError, Game, replay
-from ..seats import Seat, own_field, seat_numbers, tablet_only
+from ..seats import Seat, move_of, own_field, seat_number, tablet_only
 from ..text import brief_repr
 from .advice import AIMS, Advice, advice, bid_name
 from .referee import can_counter_attack, can_leave
-from .values import BattleState
+from .values import BattleState, side_arg, state_arg
 
 _TABLE = {"reveal": "the bids are revealed on the tablet, together (AI-7)",
           "roll": "the dice are rolled on the tablet (AI-3)",
@@ -51,12 +51,12 @@ def _advice_json(told: Advice) -> dict[str, Any]:
     }
 
 
-def seat_private(game: Game, state: BattleState, seat: Seat, advice_wanted: Any = False) -> dict[str, Any]:
+def seat_private(state: BattleState, seat: Seat, advice_wanted: Any = False) -> dict[str, Any]:
     """What the general in ``seat`` alone sees: its own bid while it is sealed (AI-7; after
     the reveal both bids are in the spectator copy), what it may do now (bid, Counter
     Attack, leave), and with ``advice_wanted`` (``True`` for the aim "net", or an aim of
     :data:`~engine.ascension.AIMS`) its staff officer's advice for this week (HR-AI-13)."""
-    s = seat_numbers(seat.id)["general"]
+    state, s = state_arg(state), side_arg(seat_number(seat, "general"))
     over = state.phase == "over"
     own = state.bids[s]
     sealed = None
@@ -84,8 +84,8 @@ def seat_action(state: BattleState, seat: Seat, action: Mapping[str, Any]) -> di
     """HR-SEAT-1: ``action`` with the seat's side filled in when it is its general's own move
     — a bid (AI-7), a Counter Attack (AI-16), leaving (AI-15) — else :class:`SeatRefused`
     (AI-7: the other army's; HR-SEAT-1: the table's move)."""
-    s = seat_numbers(seat.id)["general"]
-    out = dict(action)
+    state, s = state_arg(state), side_arg(seat_number(seat, "general"))
+    out = move_of(action)
     kind = out.get("type")
     tablet_only(kind, _TABLE)
     if kind in ("bid", "counter_attack", "leave"):

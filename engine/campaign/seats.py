@@ -13,11 +13,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..game import Game, replay
-from ..seats import Seat, SeatRefused, own_field, seat_numbers, tablet_only
+from ..seats import Seat, SeatRefused, move_of, own_field, seat_number, tablet_only
 from .poker import best_hand
 from .public import treaty_chances
 from .referee import spoils_choices
-from .values import CampaignState, hand_order
+from .values import CampaignState, hand_order, player_arg, state_arg
 
 _TABLE = {"battle": "the battle is recorded on the tablet (CMP-3)",
           "roll": "the exhaustion roll is made on the tablet (CMP-6)",
@@ -33,13 +33,13 @@ def seats(game: Game) -> tuple[Seat, ...]:
     return tuple(Seat(f"player-{p}", state.players[p]) for p in (0, 1) if not (state.dummy and p == 1))
 
 
-def seat_private(game: Game, state: CampaignState, seat: Seat, advice: Any = False) -> dict[str, Any]:
+def seat_private(state: CampaignState, seat: Seat, advice: Any = False) -> dict[str, Any]:
     """What the player in ``seat`` alone sees: own cards (hand and stake, in hand order;
     ``None`` with the players' own deck: the app never knows them), the stake, the best
     hand when it has five cards (CMP-7, CMP-8), the exact chance of each hand if the
     table came now (CMP-7, CMP-8: over the cards this player has not seen), and the spoils
     it may take when it won (CMP-4)."""
-    p = seat_numbers(seat.id)["player"]
+    state, p = state_arg(state), player_arg(seat_number(seat, "player"))
     known = state.hands_known
     own = hand_order(state.cards_of(p)) if known else ()
     best = best_hand(own) if len(own) >= 5 else None
@@ -68,8 +68,8 @@ def seat_action(state: CampaignState, seat: Seat, action: Mapping[str, Any]) -> 
     """HR-SEAT-1: ``action`` when it is the seat's own move — the spoils of a battle it won
     (CMP-4), its own hand laid down (CMP-7, the players' own deck) — else
     :class:`SeatRefused` (CMP-4 / CMP-7: another player's; HR-SEAT-1: the table's move)."""
-    p = seat_numbers(seat.id)["player"]
-    out = dict(action)
+    state, p = state_arg(state), player_arg(seat_number(seat, "player"))
+    out = move_of(action)
     kind = out.get("type")
     tablet_only(kind, _TABLE)
     if kind == "take" and state.phase == "spoils" and state.pending is not None and state.pending[0] != p:

@@ -13,10 +13,10 @@ from typing import Any
 
 from ..cards import Card
 from ..game import Game, replay
-from ..seats import Seat, own_field, seat_numbers, tablet_only
+from ..seats import Seat, move_of, own_field, seat_number, tablet_only
 from .referee import can_pass, legal_plays
 from .rules import player_max_sizes
-from .values import ConflictState
+from .values import ConflictState, checked_player, checked_state
 
 _TABLE = {"next_round": "the next round is started on the tablet (OIC-17)",
           "call": "the table ends the conflict on the tablet (OIC-19)"}
@@ -41,11 +41,15 @@ def seats(game: Game) -> tuple[Seat, ...]:
 
 
 def _place(state: ConflictState, seat: Seat) -> tuple[int, int]:
-    numbers = seat_numbers(seat.id)
-    return numbers["side"], numbers["player"]
+    """The side and player of ``seat`` in ``state`` (:class:`ArgumentError` / ActionError
+    for anything else)."""
+    checked_state(state)
+    s, p = seat_number(seat, "side"), seat_number(seat, "player")
+    checked_player(state, s, p)
+    return s, p
 
 
-def seat_private(game: Game, state: ConflictState, seat: Seat, advice: Any = False) -> dict[str, Any]:
+def seat_private(state: ConflictState, seat: Seat, advice: Any = False) -> dict[str, Any]:
     """What the player in ``seat`` alone sees: the phase, the player's own hand (app deck;
     ``None`` with real cards), whether it has discarded this round (OIC-8), its max card
     size per suit (OIC-5, OIC-14), whether its side is to play (OIC-11), the cards of its
@@ -75,7 +79,7 @@ def seat_action(state: ConflictState, seat: Seat, action: Mapping[str, Any]) -> 
     own move — a discard from its own hand, a card of its own, its side's pass — else
     :class:`SeatRefused` (OIC-14: another player's hand; HR-SEAT-1: the table's move)."""
     s, p = _place(state, seat)
-    out = dict(action)
+    out = move_of(action)
     kind = out.get("type")
     tablet_only(kind, _TABLE)
     if kind in ("discard", "play"):

@@ -17,10 +17,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..game import ActionError, Game, RuleError, replay
-from ..seats import Seat, SeatRefused, own_field, seat_numbers, tablet_only
+from ..seats import Seat, SeatRefused, move_of, own_field, seat_number, tablet_only
 from .referee import can_first_aid, can_treat, normalize_action
 from .rules import current_index, kept_hidden
-from .values import ConsimState
+from .values import ConsimState, index_arg, state_arg
 
 _TABLE = {"deal": "the Observer deals on the tablet (CS-2)",
           "end_round": "the Observer ends the round on the tablet (CS-12)",
@@ -40,11 +40,12 @@ def _acting(state: ConsimState) -> int | None:
     return None if cur is None else state.turns[cur].combatant
 
 
-def seat_private(game: Game, state: ConsimState, seat: Seat, advice: Any = False) -> dict[str, Any]:
+def seat_private(state: ConsimState, seat: Seat, advice: Any = False) -> dict[str, Any]:
     """What the player of ``seat`` is told beyond the players' view: which combatant is
     theirs, whether it acts now (CS-5), its cards still to act on this round, and what
     it may ask for now."""
-    i = seat_numbers(seat.id)["combatant"]
+    state = state_arg(state)
+    i = index_arg(state, seat_number(seat, "combatant"))
     acting = state.phase == "round" and _acting(state) == i
     cards = [t.card.token for t in state.turns if t.combatant == i and not t.done] if state.phase == "round" else []
     may = (["shoot", "long", "next"] if acting else []) + (["treat"] if can_treat(state, i) else []) + (
@@ -61,9 +62,10 @@ def seat_action(state: ConsimState, seat: Seat, action: Mapping[str, Any]) -> di
     """HR-SEAT-1: ``action`` with the seat's combatant filled in when it is its own move —
     on its own turn a shot, a long action or "done" (CS-5); its own treatment or first aid
     (CS-13) — else :class:`SeatRefused` (CS-5: not its turn; HR-SEAT-1: the Observer's)."""
-    i = seat_numbers(seat.id)["combatant"]
+    state = state_arg(state)
+    i = index_arg(state, seat_number(seat, "combatant"))
     name = state.combatants[i].name
-    out = dict(action)
+    out = move_of(action)
     kind = out.get("type")
     tablet_only(kind, _TABLE)
     key = _OWN.get(kind)

@@ -43,6 +43,7 @@ from engine import (
     record,
     referee,
     rules,
+    seats,
     solo,
     text,
     zerosum,
@@ -263,7 +264,7 @@ NOT_CALLED = {
     games.freeze, games.thaw, games.FrozenDict, games.FrozenList,
 }
 
-MODULES = (cards, poker, zerosum, rules, games, codec, conflict, solo, campaign, consim, ascension,
+MODULES = (cards, poker, zerosum, rules, games, codec, conflict, solo, campaign, consim, ascension, seats,
            record)
 
 

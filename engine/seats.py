@@ -15,7 +15,7 @@ another sealed bid, the Observer's hidden combatants or the seed
 view). **A phone acts only for its own seat** (HR-SEAT-1): :func:`check_seat_action`
 takes a move only when it is the seat's own and the referee allows it now, and
 refuses it with the clause otherwise. **A phone's message is hostile input**
-(HR-SEAT-3): :func:`read_seat_message` reads it against a size cap, a nesting limit
+(HR-SEAT-3, HR-SEAT-4): :func:`read_seat_message` reads it against a size cap, a nesting limit
 and an exact shape, fast; :func:`seat_token_matches` compares a seat's secret in
 constant time; :class:`RateGate` says whether a phone sends too fast.
 
@@ -59,6 +59,8 @@ HOUSE_RULES: Mapping[str, str] = {
     "HR-SEAT-2": "The watch seat sees what a spectator sees and takes no move.",
     "HR-SEAT-3": "A phone's message is checked as it arrives: anything but exactly a message the app "
                  "sends is refused, changes nothing and is said on the tablet.",
+    "HR-SEAT-4": "A move a phone asks for on a view the table has since moved on from is refused: the "
+                 "phone shows the table as it is now and its player chooses again.",
 }
 
 #: The id of the watch seat (always the last seat).
@@ -259,7 +261,7 @@ def _refusal(err: ValueError) -> SeatRefused:
     return SeatRefused("HR-SEAT-3", str(err))
 
 
-def check_seat_action(game: Game, seat_id: str, action: Any) -> dict[str, Any]:
+def check_seat_action(game: Game, seat_id: str, action: Any, *, seen: int | None = None) -> dict[str, Any]:
     """The canonical form of ``action`` when seat ``seat_id`` may take it now, else
     :class:`SeatRefused` with the clause and a player's message; nothing changes.
 
@@ -268,12 +270,18 @@ def check_seat_action(game: Game, seat_id: str, action: Any) -> dict[str, Any]:
     CS-5) and a move of the whole table (the tablet's); then the referee's one check
     (the system's ``normalize_action`` and the step, :func:`engine.game.check`) refuses
     what the rules forbid now. The watch seat and a spectator's copy take no move
-    (HR-SEAT-2); a malformed action is refused (HR-SEAT-3).
+    (HR-SEAT-2); a malformed action is refused (HR-SEAT-3). With ``seen`` (a message's
+    ``"n"``: the position of the view the phone acted on) a move asked on a view the table
+    has moved on from is refused (HR-SEAT-4): a double tap on a phone never takes a
+    second turn.
     """
     game = _checked(game)
     chosen = seat(game, seat_id)
     if chosen.watch:
         raise SeatRefused("HR-SEAT-2", "the watch seat sees the table and takes no move")
+    if seen is not None and (not _whole(seen) or seen != game.position):
+        raise SeatRefused("HR-SEAT-4", "the table has moved on since this phone's view: look again and "
+                                       "choose again")
     if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
         raise SeatRefused("HR-SEAT-3", "a move is an object with a type")
     mod = games.system(game.kind)

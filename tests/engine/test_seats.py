@@ -58,6 +58,12 @@ def refused(game, seat_id, action) -> SeatRefused:
     return caught.value
 
 
+def refused_seen(game, seat_id, action, seen) -> SeatRefused:
+    with pytest.raises(SeatRefused) as caught:
+        check_seat_action(game, seat_id, action, seen=seen)
+    return caught.value
+
+
 def roundtrips(view) -> bool:
     return json.loads(json.dumps(view, allow_nan=False)) == view
 
@@ -222,6 +228,11 @@ def test_a_conflict_seat_takes_its_own_moves_only():
     assert refused(game, "side-0/player-0", {"type": "next_round"}).rule_id == "HR-SEAT-1"
     assert refused(game, "side-0/player-0", {"type": "call"}).rule_id == "HR-SEAT-1"
     assert refused(game, "watch", {"type": "pass"}).rule_id == "HR-SEAT-2"
+    # A move asked on a view the table has moved on from (a double tap) is refused (HR-SEAT-4).
+    assert check_seat_action(game, "side-0/player-1", {"type": "pass"}, seen=game.position) == {"type": "pass",
+                                                                                               "side": 0}
+    for stale in (game.position - 1, game.position + 1, True, "3"):
+        assert refused_seen(game, "side-0/player-1", {"type": "pass"}, stale).rule_id == "HR-SEAT-4"
     # Nothing changed: the game is a value.
     assert game == discard_all(team_conflict())
 
@@ -281,6 +292,18 @@ def test_a_player_character_acts_on_its_own_turn_only():
     err = refused(game, "combatant-2", {"type": "shoot", "targets": [0], "dice": [{"d10": 3}]})
     assert err.rule_id == "CS-5" and "Zyx" not in str(err)
     assert refused(game, "combatant-0", {"type": "end_round"}).rule_id == "HR-SEAT-1"
+
+
+def test_a_double_tap_on_done_does_not_skip_the_next_card():
+    """Rook holds the A♠ and K♥ and acts twice in a row (CS-5): the second "done" of a
+    double tap carries the position of the view it was tapped on, and is refused (HR-SEAT-4)."""
+    setup = roster(man("Rook", 0, player=True), man("Zyx", 1))
+    game = apply(new_game("initiative", setup, OWN), deal("AS KH", "QS", advantages={"0": ["firepower"]}))
+    seen = game.position
+    game = apply(game, check_seat_action(game, "combatant-0", {"type": "next"}, seen=seen))
+    assert seat_view(game, "combatant-0")["private"]["acting"] is True  # its K♥ now
+    assert refused_seen(game, "combatant-0", {"type": "next"}, seen).rule_id == "HR-SEAT-4"
+    assert check_seat_action(game, "combatant-0", {"type": "next"}, seen=game.position) == {"type": "next"}
     assert refused(game, "combatant-0", {"type": "deal"}).rule_id == "HR-SEAT-1"
 
 

@@ -76,6 +76,14 @@ def test_a_conflict_seat_sees_its_own_hand_and_no_other(game):
         assert_not_sent(text, [str(game.seed)] + card_tokens(everything - own), one.id)
         for card in own:  # the check can fail: the seat's own cards are there
             assert f'"{card}"' in text
+        # Its refusals tell nothing hidden: a play and a discard of cards it may not hold,
+        # each refusal searched for every hidden card but the one the phone named.
+        for card in random.Random(game.position).sample(DECK, 6):
+            for move in ({"type": "play", "card": str(card)}, {"type": "discard", "cards": [str(card)]}):
+                try:
+                    seating.check_seat_action(game, one.id, move)
+                except seating.SeatRefused as err:
+                    assert_not_sent(str(err), card_tokens(everything - own - {card}), f"{one.id}'s refusal")
     assert_not_sent(sent(game, "watch"), [str(game.seed)] + card_tokens(everything), "watch")
 
 
@@ -97,6 +105,13 @@ def test_a_campaign_seat_sees_its_own_cards_and_odds_and_no_other_hand(dummy, ch
         assert_not_sent(text, [str(game.seed)] + card_tokens(unseen - own), one.id)
         for card in own:
             assert f'"{card}"' in text
+        for card in random.Random(game.position).sample(DECK, 4):
+            for move in ({"type": "take", "stake": False, "pool": str(card)}, {"type": "take", "stake": True},
+                         {"type": "negotiate"}):
+                try:
+                    seating.check_seat_action(game, one.id, move)
+                except seating.SeatRefused as err:
+                    assert_not_sent(str(err), card_tokens(unseen - own - {card}), f"{one.id}'s refusal")
     assert_not_sent(sent(game, "watch"), [str(game.seed)] + card_tokens(unseen), "watch")
 
 
@@ -114,6 +129,9 @@ def test_a_general_sees_its_own_sealed_bid_and_advice_and_not_the_others(seed, d
             game = apply(game, {"type": "bid", "side": side, "maneuver": data.draw(st.sampled_from(others))})
         game = apply(apply(game, {"type": "reveal"}), {"type": "roll"})
         if replay(game).phase == "over":
+            for s in (0, 1):
+                over = json.loads(sent(game, f"general-{s}", advice=True))
+                assert over["private"]["advice"] is None and str(seed) not in json.dumps(over)
             return
     bids: dict[int, dict] = {}
     for side in data.draw(st.sampled_from([(0,), (1,), (0, 1), (1, 0)]), label="who declares"):
@@ -138,6 +156,12 @@ def test_a_general_sees_its_own_sealed_bid_and_advice_and_not_the_others(seed, d
                 assert theirs["recommendation"] not in views[s]
         else:
             assert "advice" not in private
+        for maneuver in ai.MANEUVERS:  # its refusals do not tell the other's bid either
+            try:
+                seating.check_seat_action(game, f"general-{s}", {"type": "bid", "maneuver": maneuver})
+            except seating.SeatRefused as err:
+                assert_not_sent(json.dumps(str(err)), hidden, f"general-{s}'s refusal")
+                assert secrets_[other] not in str(err) or maneuver == secrets_[other]
     watch = sent(game, "watch")
     assert_not_sent(watch, [str(seed)] + [t for b in bids.values() for t in tokens_of(b)], "watch")
 

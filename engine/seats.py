@@ -28,11 +28,12 @@ without them has only the watch seat. Stdlib only (runs on Pyodide).
 
 from __future__ import annotations
 
+import base64
 import hmac
 import json
 import math
+import os
 import re
-import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -428,7 +429,7 @@ def read_seat_message(text: Any) -> SeatMessage:
 def new_seat_token() -> str:
     """A fresh seat secret (128 bits from the operating system, base64url): fixed when a
     phone pairs, carried by each of its messages."""
-    return secrets.token_urlsafe(16)
+    return base64.urlsafe_b64encode(os.urandom(16)).rstrip(b"=").decode("ascii")
 
 
 def seat_token_matches(expected: str, given: Any) -> bool:

@@ -14,13 +14,14 @@ another sealed bid, the Observer's hidden combatants or the seed
 (``tests/engine/test_seats_privacy.py`` looks for distinctive tokens in every seat's
 view). **A phone acts only for its own seat** (HR-SEAT-1): :func:`check_seat_action`
 takes a move only when it is the seat's own and the referee allows it now, and
-refuses it with the clause otherwise. **A phone's message is hostile input**
-(HR-SEAT-3, HR-SEAT-4): :func:`read_seat_message` reads it against a size cap, a nesting limit
-and an exact shape, fast; :func:`seat_token_matches` compares a seat's secret in
-constant time; :class:`RateGate` says whether a phone sends too fast.
+refuses it with the clause otherwise (a move asked on a stale view too, HR-SEAT-4).
+**A phone's message is hostile input** (HR-SEAT-3): :func:`read_seat_message` reads it
+against a size cap, a nesting limit and an exact shape, fast; :func:`new_seat_token`
+makes a seat's secret at pairing and :func:`seat_token_matches` compares it in constant
+time; :class:`RateGate` says whether a phone sends too fast.
 
 Each system gives its part through three optional hooks (:data:`engine.system.OPTIONAL_HOOKS`):
-``seats(game)`` (its seats), ``seat_private(game, state, seat, advice)`` (what the seat
+``seats(game)`` (its seats), ``seat_private(state, seat, advice)`` (what the seat
 sees beyond the spectator copy, as JSON data) and ``seat_action(state, seat, action)``
 (the action with the seat's own fields filled in, or :class:`SeatRefused`). A system
 without them has only the watch seat. Stdlib only (runs on Pyodide).
@@ -36,6 +37,7 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from . import codec
@@ -52,17 +54,18 @@ __all__ = [
 ]
 
 #: The house rules of seats (RULES.md is silent on phones at the table), shown as house rules.
-HOUSE_RULES: Mapping[str, str] = {
-    "HR-SEAT-1": "A phone acts only for its own seat: its player's own cards (OIC-14), its own spoils and "
-                 "hand (CMP-4, CMP-7), its general's own bid (AI-7), its own combatant's turn (CS-5). What the "
-                 "whole table does — the next round, recording a battle, the reveal and the roll, the deal — "
-                 "is done on the tablet.",
+HOUSE_RULES: Mapping[str, str] = MappingProxyType({
+    "HR-SEAT-1": "A phone acts only for its own seat: its player's own cards, and its side's pass, since "
+                 "the team takes one turn together (OIC-14); its own spoils and hand (CMP-4, CMP-7); its "
+                 "general's own bid, Counter Attack and leaving (AI-7, AI-16, AI-15); its own combatant's turn "
+                 "and care (CS-5, CS-13). What the whole table does — the next round, recording a battle, the "
+                 "reveal and the roll, the deal — is done on the tablet.",
     "HR-SEAT-2": "The watch seat sees what a spectator sees and takes no move.",
     "HR-SEAT-3": "A phone's message is checked as it arrives: anything but exactly a message the app "
                  "sends is refused, changes nothing and is said on the tablet.",
     "HR-SEAT-4": "A move a phone asks for on a view the table has since moved on from is refused: the "
                  "phone shows the table as it is now and its player chooses again.",
-}
+})
 
 #: The id of the watch seat (always the last seat).
 WATCH = "watch"
@@ -102,7 +105,7 @@ class Seat:
 
 class SeatRefused(RuleError):
     """A move a seat may not take now, or a seat that is not at this table: ``rule_id``
-    is the clause (the system's, or HR-SEAT-1 … 3), ``message`` a player's sentence."""
+    is the clause (the system's, or HR-SEAT-1 … 4), ``message`` a player's sentence."""
 
 
 class SeatMessageError(ValueError):
@@ -223,18 +226,19 @@ def seat(game: Game, seat_id: Any) -> Seat:
     raise SeatRefused("HR-SEAT-3", f"there is no seat {brief_repr(seat_id)} at this table")
 
 
-def seat_view(game: Game, seat_id: str, *, advice: bool = False) -> dict[str, Any]:
+def seat_view(game: Game, seat_id: str, *, advice: bool | str = False) -> dict[str, Any]:
     """What the device in seat ``seat_id`` is shown now, as JSON data.
 
-    ``{"v": 1, "kind", "seat", "label", "watch", "position", "actions", "status",
-    "public", "private"}``: ``public`` is the spectator copy in its saved form
+    ``{"v": 1, "kind", "seat", "label", "watch", "position", "status", "public",
+    "private"}``: ``public`` is the spectator copy in its saved form
     (:func:`engine.codec.game_to_dict` of the system's ``public_game``: seed 0, no
     hand, no sealed bid, no redo stack; a phone replays it to draw the table),
     ``status`` its one line, ``position`` how many actions are in force (a phone can
     tell a stale view, and sends it back as a message's ``"n"``), ``private`` what this
     seat alone may see (the system's ``seat_private``; empty for the watch seat,
-    HR-SEAT-2). ``advice=True`` asks a battle general's staff officer too (HR-AI-13:
-    the 6×6 grid and the recommended mix, heavy: only when the phone asks for it).
+    HR-SEAT-2). ``advice=True`` (or an aim: ``"net"``, ``"away"``, ``"hold"``) asks a
+    battle general's staff officer too (HR-AI-13: the 6×6 grid and the recommended mix,
+    40–60 ms of CPython: only when the phone asks for it); other tables ignore it.
     """
     game = _checked(game)
     chosen = seat(game, seat_id)

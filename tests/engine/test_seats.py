@@ -406,3 +406,17 @@ def test_the_rate_gate_lets_a_burst_through_then_the_rate():
             seating.RateGate(*bad)
     with pytest.raises(ValueError):
         gate.allow(float("nan"))
+
+
+def test_every_seat_house_rule_cited_is_one_the_app_shows():
+    """HR-SEAT-1 … 4 are house rules (RULES.md is silent on phones): each id the seat code
+    cites is in ``engine.seats.HOUSE_RULES`` (its text for the tablet to show), and each is cited."""
+    import re
+    from pathlib import Path
+
+    root = Path(seating.__file__).parent
+    cited = set()
+    for path in [root / "seats.py"] + sorted(root.glob("*/seats.py")):
+        cited |= set(re.findall(r"HR-SEAT-\d+", path.read_text(encoding="utf-8")))
+    assert cited == set(seating.HOUSE_RULES) == {"HR-SEAT-1", "HR-SEAT-2", "HR-SEAT-3", "HR-SEAT-4"}
+    assert all(text.endswith(".") and len(text) < 600 for text in seating.HOUSE_RULES.values())

@@ -276,9 +276,10 @@ def entry(text: str, ref: str, details: Iterable[str] = ()) -> Entry:
 def cards_text(cards: Iterable[Any]) -> str:
     """Cards as ink-friendly text: rank and suit symbol ("10♦ Q♠")."""
     labels = [card if isinstance(card, str) else getattr(card, "label", None) for card in _listed(cards, "The cards")]
-    if not all(isinstance(label, str) for label in labels):
+    texts = [label for label in labels if isinstance(label, str)]
+    if len(texts) != len(labels):
         raise RecordError("The cards must be cards (or their names)")
-    return " ".join(labels)
+    return " ".join(texts)
 
 
 def dice_text(dice: Iterable[int]) -> str:

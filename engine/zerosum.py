@@ -158,7 +158,7 @@ def _number(value: Any, where: str, error: type[ZeroSumError]) -> Fraction:
     if isinstance(value, float) and not math.isfinite(value):
         raise error(f"{where} must be a finite number, not {value}")
     if isinstance(value, numbers.Rational) and not isinstance(value, (int, Fraction)):
-        return Fraction(value.numerator, value.denominator)
+        return Fraction(int(value.numerator), int(value.denominator))
     return Fraction(value)
 
 

@@ -23,6 +23,7 @@ and four times, and one per suit — so a straight is five set bits in a row
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from ..cards import Card, CardError, Rank, Suit, parse_card
 from ..text import brief_repr
@@ -82,6 +83,10 @@ class Hand:
     """
 
     __slots__ = ("_key", "_source", "_suit", "_cards")
+    _key: int  # the CMP-8 order in one number (see key)
+    _source: tuple[Card, ...]  # the cards the hand was picked from
+    _suit: int  # a flush's suit (index into _SUITS), -1 for none
+    _cards: tuple[Card, ...]  # the five cards, picked on first use
 
     def __init__(self, category: str, cards: Iterable[Card | str], ranks: Iterable[int]):
         """A hand from its parts (checked against each other); :func:`best_hand` is the usual way."""
@@ -226,7 +231,7 @@ def _cards(cards: object) -> tuple[Card, ...]:
         raise HandError('Give the cards as a list, e.g. parse_cards("AS KH 10D 9C 2S") '
                         f"(got {type(cards).__name__})")
     try:
-        items = tuple(cards)  # type: ignore[arg-type]
+        items: tuple[Any, ...] = tuple(cards)  # type: ignore[arg-type]  # any iterable; TypeError caught
     except TypeError:
         raise HandError(f"Not a list of cards: {type(cards).__name__} (give cards like AS KH 10D)") from None
     return tuple(_card(c) for c in items)
@@ -235,7 +240,7 @@ def _cards(cards: object) -> tuple[Card, ...]:
 def _ranks(ranks: object) -> tuple[int, ...]:
     """Five ranks as whole numbers from 2 to 14 (ace high)."""
     try:
-        items = tuple(ranks)  # type: ignore[arg-type]
+        items: tuple[Any, ...] = tuple(ranks)  # type: ignore[arg-type]  # any iterable; TypeError caught
     except TypeError:
         raise HandError("The ranks must be a list of five whole numbers from 2 to 14") from None
     if not all(isinstance(r, int) and not isinstance(r, bool) and 2 <= r <= 14 for r in items):
@@ -380,7 +385,7 @@ def _pick(cards: tuple, ranks: tuple[int, ...], suit: int) -> tuple[Card, ...]:
     slots: dict[int, list[Card]] = {}
     for rank in ranks:
         slots.setdefault(rank, [])
-    need = {}
+    need: dict[int, int] = {}
     for rank in ranks:
         need[rank] = need.get(rank, 0) + 1
     for card in cards:

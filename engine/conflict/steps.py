@@ -109,7 +109,7 @@ def start(setup: Mapping[str, Any], rules: Mapping[str, Any] | None, rng: random
     if not isinstance(rng, random.Random):
         raise ArgumentError("start needs the game's random generator (a random.Random)")
     sides = setup_sides(normal)
-    scope = Scope(normal["scope"])
+    scope = Scope.parse(normal["scope"])
     levels = tuple(side.get("level") if side.get("controller") == "app" else None for side in normal["sides"])
     state = ConflictState(
         sides=sides, initial_sides=sides, scope=scope,

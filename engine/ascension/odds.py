@@ -131,6 +131,9 @@ class SideOdds(_ByValue):
     """
 
     __slots__ = ("_weights", "_denominator", "_made")
+    _weights: _SideWeights
+    _denominator: int
+    _made: dict[str, Any]  # the figures made so far, by name
 
     def __init__(self, weights: _SideWeights, denominator: int) -> None:
         object.__setattr__(self, "_weights", weights)
@@ -277,11 +280,11 @@ _cache: list[tuple[Any, dict[str, dict]]] = []
 
 
 def state_memo(state: Any) -> dict[str, dict]:
-    for index, (known, memo) in enumerate(_cache):
+    for index, (known, remembered) in enumerate(_cache):
         if known is state:
             if index:
                 _cache.insert(0, _cache.pop(index))
-            return memo
+            return remembered
     memo: dict[str, dict] = {"odds": {}, "land": {}, "read": {}, "decided": {}, "fates": {}, "dist": {}}
     _cache.insert(0, (state, memo))
     del _cache[_CACHE_SIZE:]
@@ -406,10 +409,11 @@ def _decided(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool], s
             else:
                 moves.append("stays")
         spans = reading.ranges
+        rolls = [1 if span is None else span[1] - span[0] + 1 for span in spans]
         found = memo["decided"][key] = _Decided(
-            reading, tuple(moves), withdrew,
+            reading, (moves[0], moves[1]), withdrew,
             tuple(reading.applied[s] and reading.cells[s].origin == "fallback" for s in (0, 1)), spans,
-            tuple(1 if span is None else span[1] - span[0] + 1 for span in spans))
+            (rolls[0], rolls[1]))
     return found
 
 
@@ -486,9 +490,9 @@ def _compute(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool]) -
                     group(s0, s1, w0 * w1)
     assert maneuvers is not None
     rears = tuple(bids[s].rearguard if maneuvers[s] == "withdraw" else None for s in (0, 1))
-    firsts = tuple(rears[s] if rears[s] is not None else state.vanguards[s] for s in (0, 1))
+    firsts: tuple[int, ...] = tuple(state.vanguards[s] if rear is None else rear for s, rear in enumerate(rears))
     # AI-16 Last Stand: the units a Withdraw that gets away leaves behind.
-    no_stand = frozenset()
+    no_stand: frozenset[int] = frozenset()
     stand_of = tuple(frozenset(last_stand_units(pools[s], rears[s])) if "last_stand" in bids[s].stratagems
                      else no_stand for s in (0, 1))
     # Each group's casualty rolls are uniform (AI-12): weights in whole numbers over the common

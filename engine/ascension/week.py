@@ -204,7 +204,7 @@ def withdrew_of(reading: _Reading) -> tuple[bool, bool]:
 def last_stand_units(pool: Pool, rearguard: int | None) -> tuple[int, ...]:
     """AI-16 Last Stand: the units destroyed when the Withdraw gets away: the rearguard and
     every unit that reinforced its ``pool`` (HR-AI-9: Covering Fire's long-range units too)."""
-    return (rearguard,) + pool.reinforcing  # type: ignore[operator]
+    return pool.reinforcing if rearguard is None else (rearguard, *pool.reinforcing)
 
 
 def beaten_line(reading: _Reading, bids: tuple[Bid, Bid]) -> int | None:
@@ -389,9 +389,11 @@ def resolve(state: BattleState, bids: tuple[Bid, Bid], rolls: Rolls,
                          f"{names[s]} stays in Defend and the Feint has no effect")
     damage, destroyed = list(state.damage), list(state.destroyed)
     hits: list[tuple[tuple[int, int], ...]] = [(), ()]
-    rears = tuple(bids[s].rearguard if maneuvers[s] == "withdraw" else None for s in (0, 1))
+    named = [bids[s].rearguard if maneuvers[s] == "withdraw" else None for s in (0, 1)]
+    rears = (named[0], named[1])
     for s in (0, 1):
-        first = rears[s] if rears[s] is not None else state.vanguards[s]
+        rear = rears[s]
+        first = rear if rear is not None else state.vanguards[s]
         damage[s], destroyed[s], hits[s] = land(state, s, taken[s], first, damage[s], destroyed[s])
     withdrew = list(withdrew_of(reading))
     for s in (0, 1):

@@ -265,7 +265,8 @@ def describe(state: ConsimState, action: Mapping[str, Any]) -> str:
     if kind == "long":
         return f"{prefix}{_name(state, action.get('combatant'))}: long action"
     if kind == "shoot":
-        targets = action.get("targets") if isinstance(action.get("targets"), (list, tuple)) else []
+        given = action.get("targets")
+        targets = given if isinstance(given, (list, tuple)) else []
         how = "aims at" if action.get("mode", "aimed") == "aimed" else "suppresses"
         who = _name(state, action.get("shooter")) if "shooter" in action else "an unseen shooter"
         return f"{prefix}{who} {how} {', '.join(_name(state, t) for t in targets)}"

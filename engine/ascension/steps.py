@@ -195,7 +195,8 @@ def describe(state: BattleState, action: Mapping[str, Any]) -> str:
     kind = action.get("type")
     prefix = f"Week {state.week} · "
     side = action.get("side")
-    name = state.armies[side].name if side in (0, 1) and isinstance(side, int) and not isinstance(side, bool) else "?"
+    army = state.armies[side] if side in (0, 1) and isinstance(side, int) and not isinstance(side, bool) else None
+    name = army.name if army is not None else "?"
     if kind == "bid":
         return f"{prefix}{name} declares in secret"
     if kind == "reveal":
@@ -214,7 +215,7 @@ def describe(state: BattleState, action: Mapping[str, Any]) -> str:
         return f"{prefix}{uname} joins {name}"
     if kind == "correct":
         index = action.get("index")
-        units = state.armies[side].units if name != "?" else ()
+        units = army.units if army is not None else ()
         uname = units[index].name if isinstance(index, int) and not isinstance(index, bool) \
             and 0 <= index < len(units) else "a unit"
         return f"{prefix}{name}: {uname} corrected"

@@ -73,7 +73,7 @@ def dummy_spoils(state: CampaignState, decisive: bool,
     log's line ("… — the highest card it may take (CMP-9, CMP-10)"). ``roll_die()`` gives one
     d6, called only between equal choices."""
     human = 0
-    stake = state.stakes[human]
+    stake = state.staked()[human]
 
     def tie_words(candidates, tied, rolls, index) -> str:
         if len(tied) == 1:

@@ -178,7 +178,7 @@ def _settle(state: CampaignState, winner: int, take_stake: bool, pool_card: Card
     """CMP-4/CMP-5/CMP-2: move the spoils, return the stakes, refill the pool, check the last card."""
     loser = 1 - winner
     win, lose = state.name(winner), state.name(loser)
-    stakes = state.stakes
+    stakes = state.staked()
     taken: list[Card] = []
     at = 0
     if take_stake:
@@ -293,7 +293,8 @@ def _battle(state: CampaignState, action: Mapping[str, Any], rng: random.Random 
     if winner is None:
         state = _log(state, f"Battle {state.battle} is drawn: no card moves; it counts as a battle fought "
                             "(CMP-11)", "CMP-5")
-        returned = [(p, state.stakes[p]) for p in (0, 1)]
+        stakes = state.staked()
+        returned = [(p, stakes[p]) for p in (0, 1)]
         for p, card in returned:
             state = _add_to_hand(state, p, (card,))
         state = replace(state, stakes=(None, None))
@@ -573,12 +574,13 @@ def standing(state: CampaignState) -> str:
     state = state_arg(state)
     counts = f"{state.name(0)} {plural(state.card_count(0), 'card')}, {state.name(1)} {state.card_count(1)}"
     if state.phase == "over":
-        if state.treaty is None:
-            return (f"Over · {state.name(state.winner)} won: {state.name(1 - state.winner)} lost the last card "
-                    f"in battle {state.battle}")
-        if state.winner is None:
+        winner = state.winner
+        if winner is None:  # CMP-8: only a treaty of equal hands ends in a draw
             return f"Over · the treaty is a draw after {plural(state.fought, 'battle')}"
-        return f"Over · {state.name(state.winner)} won at the negotiating table after {plural(state.fought, 'battle')}"
+        if state.treaty is None:
+            return (f"Over · {state.name(winner)} won: {state.name(1 - winner)} lost the last card "
+                    f"in battle {state.battle}")
+        return f"Over · {state.name(winner)} won at the negotiating table after {plural(state.fought, 'battle')}"
     if state.phase == "exhaustion":
         return f"Battle {state.fought} fought · exhaustion roll · {counts}"
     if state.phase == "exhausted":

@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..cards import Card, CardError, clean_cards
-from ..game import ArgumentError
+from ..game import ActionError, ArgumentError
 from ..text import brief_repr
 from .poker import Hand
 
@@ -215,6 +215,13 @@ class CampaignState:
 
     def name(self, player: int) -> str:
         return self.players[player_arg(player)]
+
+    def staked(self) -> tuple[Card, Card]:
+        """CMP-3: both players' stakes, out on the table from the stakes until the spoils."""
+        first, second = self.stakes
+        if first is None or second is None:
+            raise ActionError("The stakes are not both out yet (CMP-3)")
+        return first, second
 
 
 # ---------------------------------------------------------------------------

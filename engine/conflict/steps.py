@@ -110,7 +110,8 @@ def start(setup: Mapping[str, Any], rules: Mapping[str, Any] | None, rng: random
         raise ArgumentError("start needs the game's random generator (a random.Random)")
     sides = setup_sides(normal)
     scope = Scope.parse(normal["scope"])
-    levels = tuple(side.get("level") if side.get("controller") == "app" else None for side in normal["sides"])
+    first, second = (side.get("level") if side.get("controller") == "app" else None for side in normal["sides"])
+    levels = (first, second)  # issue 12: the app's level for each side it plays (None: people play it)
     state = ConflictState(
         sides=sides, initial_sides=sides, scope=scope,
         deck_mode="table" if normal.get("spectator") else normal["deck"],  # a copy replays the cards played
@@ -472,7 +473,7 @@ def undo_warning(game: Game, position: int) -> str | None:
         if action.get("type") != "discard" or not action.get("cards"):
             continue
         side, player = action.get("side"), action.get("player")
-        if levels[side] is not None:
+        if side not in (0, 1) or levels[side] is not None:
             continue
         raw = setup["sides"][side]
         name = raw["name"] if len(raw["players"]) == 1 else f"{raw['players'][player]['name']} ({raw['name']})"

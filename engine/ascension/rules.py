@@ -53,6 +53,7 @@ from .values import (
     bool_arg,
     int_arg,
     maneuver_arg,
+    per_side,
     rules_arg,
     side_arg,
     state_arg,
@@ -614,10 +615,12 @@ def bid_pools(state: BattleState, bids: tuple[Bid | None, Bid | None] | None = N
     missing or sealed."""
     bids = state.bids if bids is None else bids
     switched = state.switched if switched is None else switched
-    if bids[0] is None or bids[1] is None or bids[0].sealed or bids[1].sealed:
+    first, second = bids
+    if first is None or second is None or first.sealed or second.sealed:
         raise RuleError("AI-7", "both sides must declare (and reveal) before the roll")
-    return tuple(pool_of(state, s, bids[s].maneuver, bids[s].stratagems, switched[s], bids[s].rearguard)  # type: ignore
-                 for s in (0, 1))
+    declared = (first, second)
+    return per_side(lambda s: pool_of(state, s, declared[s].maneuver, declared[s].stratagems, switched[s],
+                                      declared[s].rearguard))
 
 
 def week_pools(state: BattleState) -> tuple[Pool, Pool]:

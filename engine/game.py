@@ -214,8 +214,8 @@ class FrozenList(list):
 
 
 #: The setters of the two classes' ``_made`` slots (their ``__setattr__`` refuses).
-_DICT_MADE = FrozenDict._made.__set__  # type: ignore[attr-defined]
-_LIST_MADE = FrozenList._made.__set__  # type: ignore[attr-defined]
+_DICT_MADE = FrozenDict._made.__set__  # type: ignore[attr-defined]  # a slot's descriptor, typed as its value
+_LIST_MADE = FrozenList._made.__set__  # type: ignore[attr-defined]  # a slot's descriptor, typed as its value
 
 #: Values :func:`freeze` returns as they are, by their exact type.
 _AS_IT_IS = frozenset({str, int, float, bool, type(None), FrozenDict, FrozenList})
@@ -339,7 +339,7 @@ class Game:
         return (self.kind, self.seed, dict(self.rules), dict(self.setup), list(self.actions), self.position) == (
             other.kind, other.seed, dict(other.rules), dict(other.setup), list(other.actions), other.position)
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # the stdlib's way to say "unhashable"
 
     @property
     def can_undo(self) -> bool:

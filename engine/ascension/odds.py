@@ -36,7 +36,7 @@ from ..game import ArgumentError, RuleError
 from ..text import brief_repr, key_text, shown
 from .rules import bid_pools, pool_of, stratagem_keys, success_distribution, success_setting, tier_odds, victory_tier
 from .tables import TIERS
-from .values import BattleState, Bid, int_arg, maneuver_arg, state_arg
+from .values import BattleState, Bid, int_arg, maneuver_arg, per_side, state_arg
 from .week import (
     beaten_line,
     bids_arg,
@@ -323,8 +323,13 @@ def week_odds(state: BattleState, rules: Mapping[str, Any] | None = None) -> dic
     state = state_arg(state)
     pools = bid_pools(state)
     die, target = success_setting(rules if rules is not None else state.settings)
-    skilled = tuple(bool(a.general and a.general.skilled) for a in state.armies)
-    return tier_odds(pools[0].dice, pools[1].dice, die, target, skilled)  # type: ignore[arg-type]
+
+    def is_skilled(s: int) -> bool:  # AI-8, AI-9: a legendary victory needs a skilled general
+        general = state.armies[s].general
+        return general is not None and bool(general.skilled)
+
+    skilled = per_side(is_skilled)
+    return tier_odds(pools[0].dice, pools[1].dice, die, target, skilled)
 
 
 def outcome_odds(state: Any, bids: Any, switched: Any = None) -> OutcomeOdds:
@@ -557,11 +562,11 @@ def _compute(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool]) -
     def dist(table: dict) -> tuple[tuple[int, int], ...]:
         return tuple((k, v) for k, v in sorted(table.items()) if v)
 
-    sides = tuple(SideOdds(_SideWeights(
+    sides = per_side(lambda s: SideOdds(_SideWeights(
         movement=tuple(movement[s].items()), landed=dist(landed[s]), taken=dist(taken_d[s]), mitigated=mitigated[s],
         units_lost=dist(lost_n[s]), unit_lost=tuple(per_unit[s]), loses_unit=loses[s], destroyed=wiped[s],
-        remains=remains[s]), denominator) for s in (0, 1))
+        remains=remains[s]), denominator))
     any_reading = next(iter(decided.values())).reading
     return OutcomeOdds(bids=bids, switched=switched, maneuvers=any_reading.maneuvers, read_as=any_reading.read_as,
-                       pools=pools, sides=sides,  # type: ignore[arg-type]
+                       pools=pools, sides=sides,
                        _weights=(MappingProxyType(tiers_w), skilled, ends, tuple(fallback), denominator))

@@ -23,7 +23,7 @@ from .referee import normalize_action
 from .rules import VARIANT_BY_KEY, VARIANTS, bid_pools, count_successes, success_setting
 from .setup import MAX_UNITS, make_army, make_unit, normalize_setup
 from .tables import TURN_PHASES
-from .values import KIND, BattleState, Bid, Rolls, Unit, int_arg, rules_arg, state_arg
+from .values import KIND, BattleState, Bid, Rolls, Unit, int_arg, per_side, rules_arg, state_arg
 from .week import line_notes, line_up, read_tables, resolve
 
 
@@ -36,12 +36,12 @@ def start(setup: Mapping[str, Any], rules: Mapping[str, Any] | None = None,
           rng: random.Random | None = None) -> BattleState:
     """Week 1, both sides to declare."""
     setup = normalize_setup(setup)
-    armies = tuple(make_army(raw) for raw in setup["armies"])
+    armies = per_side(lambda s: make_army(setup["armies"][s]))
     rules = dict(resolve_rules(VARIANTS, rules_arg(rules)))
     return BattleState(
-        armies=armies,  # type: ignore[arg-type]
-        damage=tuple(tuple(0 for _ in a.units) for a in armies),  # type: ignore[arg-type]
-        destroyed=tuple(tuple(False for _ in a.units) for a in armies),  # type: ignore[arg-type]
+        armies=armies,
+        damage=per_side(lambda s: tuple(0 for _ in armies[s].units)),
+        destroyed=per_side(lambda s: tuple(False for _ in armies[s].units)),
         vanguards=(armies[0].vanguard, armies[1].vanguard),
         rearguards=(armies[0].rearguard, armies[1].rearguard),
         week=1, phase="bid", bids=(None, None), switched=(False, False), weeks=(), phases_done=(),
@@ -123,7 +123,7 @@ def _step_armies(state: BattleState, action: Mapping[str, Any], kind: str,
 def _after_roll(state: BattleState, action: Mapping[str, Any], rng: random.Random | None) -> BattleState:
     settings = state.settings
     die, target = success_setting(settings)
-    bids: tuple[Bid, Bid] = state.bids  # type: ignore[assignment]
+    bids: tuple[Bid, Bid] = state.bids  # type: ignore[assignment]  # the roll follows the reveal of both
     pools = bid_pools(state)
     dice: tuple[tuple[int, ...], tuple[int, ...]] | None
     if "dice" in action:
@@ -133,7 +133,7 @@ def _after_roll(state: BattleState, action: Mapping[str, Any], rng: random.Rando
     else:
         if rng is None:
             raise ArgumentError("step needs the game's random generator to roll")
-        dice = tuple(tuple(rng.randint(1, die) for _ in range(p.dice)) for p in pools)  # type: ignore[assignment]
+        dice = per_side(lambda s: tuple(rng.randint(1, die) for _ in range(pools[s].dice)))
     if dice is not None:
         successes = (count_successes(dice[0], die, target), count_successes(dice[1], die, target))
     else:

@@ -198,8 +198,8 @@ def mitigation_by_margin(bids: tuple[Bid, Bid]) -> bool:
 def withdrew_of(reading: _Reading) -> tuple[bool, bool]:
     """AI-10/AI-15: which side's Withdraw gets away: its cell is applied and says "Withdraw
     Succeeds" (a Continuous Front only closes the defended hex to it, HR-AI-8)."""
-    return tuple(reading.applied[s] and reading.cells[s].effect.withdraw is True  # type: ignore[return-value]
-                 and reading.maneuvers[s] == "withdraw" for s in (0, 1))
+    return per_side(lambda s: reading.applied[s] and reading.cells[s].effect.withdraw is True
+                    and reading.maneuvers[s] == "withdraw")
 
 
 def last_stand_units(pool: Pool, rearguard: int | None) -> tuple[int, ...]:

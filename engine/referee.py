@@ -9,7 +9,7 @@ range) is an :class:`~engine.game.ActionError`; a move the rules forbid is a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sized
 from typing import Any
 
 from .cards import Card, CardError, clean_cards, parse_card
@@ -101,3 +101,28 @@ def line(value: Any, what: str, max_len: int) -> str:
     if not isinstance(value, str) or len(value) > max_len or text_problem(value):
         raise ActionError(f"{what[:1].upper() + what[1:]} must be one line of text (at most {max_len} characters)")
     return value
+
+
+# ---------------------------------------------------------------------------
+# Reading what was never checked: history labels and the replay's work (never raise)
+
+
+def index_in(value: Any, items: Sized) -> int | None:
+    """``value`` when it is a whole number that names one of ``items`` (0 … len − 1), else
+    ``None``: how a history label reads a side, a unit or a combatant it does not trust."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(items):
+        return value
+    return None
+
+
+def listed_count(data: Any, *keys: str) -> int:
+    """Issue 30: how many pieces an unchecked setup lists at the end of ``keys``, read
+    defensively: ``listed_count(setup, "sides", "players", "organizations")`` counts every
+    organization of every player of every side; anything that is not an object, or a list
+    where a list belongs, counts none (the checks that follow refuse it)."""
+    listed = data.get(keys[0]) if isinstance(data, Mapping) else None
+    if not isinstance(listed, (list, tuple)):
+        return 0
+    if len(keys) == 1:
+        return len(listed)
+    return sum(listed_count(item, *keys[1:]) for item in listed)

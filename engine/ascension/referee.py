@@ -259,18 +259,13 @@ def normalize_action(state: BattleState, action: Mapping[str, Any],
         if any(b is not None and b.sealed for b in state.bids):
             raise RuleError("AI-7", "a spectator's copy does not reveal a sealed bid")
         return {"type": "reveal"}
-    if kind == "counter_attack":
+    if kind in ("counter_attack", "leave"):  # a side's move: AI-16's switch, or leaving the battle
         referee.only(action, ("side",))
         side = _side_field(action)
-        check_counter_attack(state, side)
-        return {"type": "counter_attack", "side": side}
+        (check_counter_attack if kind == "counter_attack" else check_leave)(state, side)
+        return {"type": kind, "side": side}
     if kind == "roll":
         return _norm_roll(state, action, rules_arg(rules))
-    if kind == "leave":
-        referee.only(action, ("side",))
-        side = _side_field(action)
-        check_leave(state, side)
-        return {"type": "leave", "side": side}
     if kind == "join":
         return _norm_join(state, action)
     if kind == "correct":

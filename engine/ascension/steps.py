@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..game import ActionError, ArgumentError, Game, freeze
+from ..referee import index_in, listed_count
 from ..rules import resolve_rules
 from ..text import brief_repr
 from .referee import normalize_action
@@ -186,6 +187,11 @@ def _describe_change(old: Unit, new: Unit) -> str:
     return "; ".join(parts)
 
 
+#: The history labels that say only who did it (a bid's never names its maneuver, AI-7).
+_LABELS = {"bid": "{name} declares in secret", "reveal": "both bids revealed",
+           "counter_attack": "{name} counter-attacks (AI-16)", "leave": "{name} leaves the battle"}
+
+
 def describe(state: BattleState, action: Mapping[str, Any]) -> str:
     """A short history label. A bid's label never names its maneuver (AI-7): the history is
     on screen while the other side declares."""
@@ -194,36 +200,27 @@ def describe(state: BattleState, action: Mapping[str, Any]) -> str:
         return "Unknown action"
     kind = action.get("type")
     prefix = f"Week {state.week} · "
-    side = action.get("side")
-    army = state.armies[side] if side in (0, 1) and isinstance(side, int) and not isinstance(side, bool) else None
+    side = index_in(action.get("side"), state.armies)
+    army = state.armies[side] if side is not None else None
     name = army.name if army is not None else "?"
-    if kind == "bid":
-        return f"{prefix}{name} declares in secret"
-    if kind == "reveal":
-        return f"{prefix}both bids revealed"
-    if kind == "counter_attack":
-        return f"{prefix}{name} counter-attacks (AI-16)"
+    if isinstance(kind, str) and kind in _LABELS:
+        return prefix + _LABELS[kind].format(name=name)
     if kind == "roll":
         entered = "dice" in action or "successes" in action
         label = f"{prefix}{'dice entered' if entered else 'roll'}"
         return label + (" (kept as played before the AI-19 ruling)" if state.old_rulings else "")
-    if kind == "leave":
-        return f"{prefix}{name} leaves the battle"
     if kind == "join":
         unit = action.get("unit")
         uname = unit.get("name") if isinstance(unit, Mapping) and isinstance(unit.get("name"), str) else "a unit"
         return f"{prefix}{uname} joins {name}"
     if kind == "correct":
-        index = action.get("index")
         units = army.units if army is not None else ()
-        uname = units[index].name if isinstance(index, int) and not isinstance(index, bool) \
-            and 0 <= index < len(units) else "a unit"
+        index = index_in(action.get("index"), units)
+        uname = units[index].name if index is not None else "a unit"
         return f"{prefix}{name}: {uname} corrected"
     if kind == "phase":
-        index = action.get("index")
-        label = TURN_PHASES[index] if isinstance(index, int) and not isinstance(index, bool) \
-            and 0 <= index < len(TURN_PHASES) else "?"
-        return f"{prefix}turn phase: {label}"
+        index = index_in(action.get("index"), TURN_PHASES)
+        return f"{prefix}turn phase: {TURN_PHASES[index] if index is not None else '?'}"
     return "Unknown action"
 
 
@@ -293,12 +290,7 @@ def replay_work(setup: Mapping[str, Any], actions: Iterable[Any]) -> int:
     than the setup's armies and the actions' types."""
     if isinstance(actions, (str, bytes, Mapping)) or not isinstance(actions, Iterable):
         raise ArgumentError(f"The actions must be a list of actions (got {brief_repr(actions)})")
-    units = 0
-    armies = setup.get("armies") if isinstance(setup, Mapping) else None
-    for army in armies if isinstance(armies, (list, tuple)) else ():
-        listed = army.get("units") if isinstance(army, Mapping) else None
-        units += len(listed) if isinstance(listed, (list, tuple)) else 0
-    units = min(units, 2 * MAX_UNITS)
+    units = min(listed_count(setup, "armies", "units"), 2 * MAX_UNITS)
     work = 0
     for action in actions:
         if isinstance(action, Mapping) and action.get("type") == "join":

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..cards import Card, CardError, Suit, parse_card, shuffled_deck
 from ..game import Game, SetupError
+from ..referee import listed_count
 from ..rules import SettingsError, resolve_rules
 from ..text import plural
 from .referee import checked_action, discard_cards
@@ -499,13 +500,7 @@ def replay_work(setup: Mapping[str, Any], actions: Iterable[Any]) -> int:
     """Issue 30: the work of replaying ``actions`` (see :func:`engine.game.replay_work`):
     a discard, a card or a round costs about 200 plus a quarter a organization on the
     table (measured with the largest legal sides, tests/maxgames.py, ``make bench``)."""
-    organizations = 0
-    sides = setup.get("sides") if isinstance(setup, Mapping) else None
-    for side in sides if isinstance(sides, (list, tuple)) else ():
-        players = side.get("players") if isinstance(side, Mapping) else None
-        for player in players if isinstance(players, (list, tuple)) else ():
-            orgs = player.get("organizations") if isinstance(player, Mapping) else None
-            organizations += len(orgs) if isinstance(orgs, (list, tuple)) else 0
+    organizations = listed_count(setup, "sides", "players", "organizations")
     try:
         count = sum(1 for _ in actions)
     except TypeError:  # not a list of actions at all: a caller's mistake, said as every helper says it

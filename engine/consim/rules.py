@@ -159,31 +159,25 @@ def semi_choice(shooter: Combatant, semi: str | None) -> str | None:
     return None
 
 
+def _weapon_bonus(shooter: Combatant, semi: str | None, pick: str) -> int:
+    """CS-11: what a weapon adds to the roll to hit and to the roll for the wound alike:
+    automatic +1, semi-automatic +1 to the roll the shooter picks (``pick``), explosive +2."""
+    return (shooter.has(Trait.AUTOMATIC) + (semi_choice(shooter, semi) == pick)
+            + 2 * shooter.has(Trait.EXPLOSIVE))
+
+
 def hit_modifier(shooter: Combatant, semi: str | None = None) -> int:
     """CS-8/CS-11: training (+1 trained, +2 elite), automatic +1, semi-automatic +1 if
     the shooter picks “hit”, explosive +2."""
     shooter, semi = shooter_arg(shooter), semi_arg(semi)
-    mod = shooter.training.bonus
-    if shooter.has(Trait.AUTOMATIC):
-        mod += 1
-    if semi_choice(shooter, semi) == "hit":
-        mod += 1
-    if shooter.has(Trait.EXPLOSIVE):
-        mod += 2
-    return mod
+    return shooter.training.bonus + _weapon_bonus(shooter, semi, "hit")
 
 
 def damage_modifier(shooter: Combatant, semi: str | None = None) -> int:
     """CS-11: automatic +1, semi-automatic +1 if the shooter picks “damage”, explosive +2,
     ground- or air-vehicle weapon +3."""
     shooter, semi = shooter_arg(shooter), semi_arg(semi)
-    mod = 0
-    if shooter.has(Trait.AUTOMATIC):
-        mod += 1
-    if semi_choice(shooter, semi) == "damage":
-        mod += 1
-    if shooter.has(Trait.EXPLOSIVE):
-        mod += 2
+    mod = _weapon_bonus(shooter, semi, "damage")
     if shooter.has(Trait.GROUND_VEHICLE):
         mod += 3
     if shooter.has(Trait.AIR_VEHICLE):

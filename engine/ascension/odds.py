@@ -279,7 +279,7 @@ _CACHE_SIZE = 6
 _cache: list[tuple[Any, dict[str, dict]]] = []
 
 
-def state_memo(state: Any) -> dict[str, dict]:
+def state_memo(state: BattleState) -> dict[str, dict]:
     for index, (known, remembered) in enumerate(_cache):
         if known is state:
             if index:
@@ -291,7 +291,7 @@ def state_memo(state: Any) -> dict[str, dict]:
     return memo
 
 
-def _pools(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool]) -> tuple[Any, Any]:
+def _pools(state: BattleState, memo: dict, bids: tuple, switched: tuple[bool, bool]) -> tuple[Any, Any]:
     """AI-2/AI-3/AI-16: the week's two pools (as the rules' ``bid_pools``), each
     remembered per side, bid and switch: a side's pool never depends on the other's bid."""
     known = memo.setdefault("pools", {})
@@ -306,7 +306,7 @@ def _pools(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool]) -> 
     return tuple(out)
 
 
-def _landing(state: Any, memo: dict, side: int, first: int, count: int) -> tuple[int, frozenset[int]]:
+def _landing(state: BattleState, memo: dict, side: int, first: int, count: int) -> tuple[int, frozenset[int]]:
     """AI-14/HR-AI-2 via the engine's own landing: (casualties that landed, units destroyed)."""
     key = (side, first, count)
     found = memo["land"].get(key)
@@ -332,7 +332,7 @@ def week_odds(state: BattleState, rules: Mapping[str, Any] | None = None) -> dic
     return tier_odds(pools[0].dice, pools[1].dice, die, target, skilled)
 
 
-def outcome_odds(state: Any, bids: Any, switched: Any = None) -> OutcomeOdds:
+def outcome_odds(state: object, bids: Any, switched: Any = None) -> OutcomeOdds:
     """AI-8 … AI-19: the exact odds of every outcome of this week for two declared bids.
 
     ``state``: the battle before the roll (any phase but over; the bids need not be the
@@ -360,7 +360,7 @@ def outcome_odds(state: Any, bids: Any, switched: Any = None) -> OutcomeOdds:
     return checked_odds(state, pair, flips)
 
 
-def checked_odds(state: Any, bids: tuple, switched: tuple[bool, bool]) -> OutcomeOdds:
+def checked_odds(state: BattleState, bids: tuple, switched: tuple[bool, bool]) -> OutcomeOdds:
     """:func:`outcome_odds` of bids already checked and canonical (as ``bids_arg`` gives them:
     stratagems the army qualifies for, in table order, a Withdraw's rearguard named) with
     switches already allowed: the advisor's own (:mod:`.advice`)."""
@@ -386,7 +386,7 @@ class _Decided(NamedTuple):
     sizes: tuple[int, int]
 
 
-def _decided(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool], successes: tuple[int, int],
+def _decided(state: BattleState, memo: dict, bids: tuple, switched: tuple[bool, bool], successes: tuple[int, int],
              pools: tuple[Any, Any], winner: int | None, tier: str) -> _Decided:
     """AI-8 … AI-11, AI-16, AI-19 via the week's own readings (``read_tables``,
     ``withdrew_of`` and ``beaten_line``, :mod:`.week`),
@@ -422,14 +422,14 @@ def _decided(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool], s
     return found
 
 
-def _alive(state: Any, memo: dict) -> tuple[frozenset[int], frozenset[int]]:
+def _alive(state: BattleState, memo: dict) -> tuple[frozenset[int], frozenset[int]]:
     """Each army's units still in the battle, once per state."""
     if "alive" not in memo:
         memo["alive"] = (frozenset(state.alive(0)), frozenset(state.alive(1)))
     return memo["alive"]
 
 
-def _fates(state: Any, memo: dict, side: int, first: int, mitigation: int, span: Any,
+def _fates(state: BattleState, memo: dict, side: int, first: int, mitigation: int, span: Any,
            stand: frozenset[int]) -> tuple[tuple[tuple[int, int, frozenset[int], int], ...], int]:
     """What each roll of the casualties coming in (``span``, AI-12; ``None``: none) does to
     ``side`` (AI-14, AI-15, Last Stand): per roll (landed, taken, units lost, cancelled), and
@@ -450,7 +450,7 @@ def _fates(state: Any, memo: dict, side: int, first: int, mitigation: int, span:
     return found
 
 
-def _compute(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool]) -> OutcomeOdds:
+def _compute(state: BattleState, memo: dict, bids: tuple, switched: tuple[bool, bool]) -> OutcomeOdds:
     if "setting" not in memo:
         memo["setting"] = success_setting(state.settings)
         memo["skilled"] = tuple(bool(a.general and a.general.skilled) for a in state.armies)

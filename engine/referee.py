@@ -5,6 +5,11 @@ shape with these and returns its canonical form; ``step`` refuses the same
 things. A malformed action (unknown type or field, wrong type, a number out of
 range) is an :class:`~engine.game.ActionError`; a move the rules forbid is a
 :class:`~engine.game.RuleError` citing its clause. Messages are for players.
+
+The last few read what nothing has checked yet and never refuse it: a history label's
+side or unit (:func:`index_in`), the pieces a setup lists for the replay's work
+(:func:`listed_count`, issue 30), an earlier version's save for its upgrade
+(:func:`old_game`).
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sized
 from typing import Any
 
 from .cards import Card, CardError, clean_cards, parse_card
-from .game import ActionError, RuleError
+from .game import ActionError, ArgumentError, RuleError
 from .text import brief_repr, text_problem
 
 
@@ -126,3 +131,16 @@ def listed_count(data: Any, *keys: str) -> int:
     if len(keys) == 1:
         return len(listed)
     return sum(listed_count(item, *keys[1:]) for item in listed)
+
+
+def old_game(data: Any, refusal: str) -> tuple[dict[str, Any], dict[str, Any] | None, list[Any] | None]:
+    """A game saved by an earlier version, read for a system's ``upgrade``: a copy of the
+    object, and copies of its setup and its actions where they are an object and a list
+    (``None`` where not: the checks that follow refuse them with their reasons). Data that
+    is not an object at all is an :class:`~engine.game.ArgumentError` saying ``refusal``."""
+    if not isinstance(data, Mapping):
+        raise ArgumentError(refusal)
+    out = dict(data)
+    setup, actions = out.get("setup"), out.get("actions")
+    return (out, dict(setup) if isinstance(setup, Mapping) else None,
+            list(actions) if isinstance(actions, (list, tuple)) else None)

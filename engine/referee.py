@@ -6,10 +6,10 @@ things. A malformed action (unknown type or field, wrong type, a number out of
 range) is an :class:`~engine.game.ActionError`; a move the rules forbid is a
 :class:`~engine.game.RuleError` citing its clause. Messages are for players.
 
-The last few read what nothing has checked yet and never refuse it: a history label's
-side or unit (:func:`index_in`), the pieces a setup lists for the replay's work
-(:func:`listed_count`, issue 30), an earlier version's save for its upgrade
-(:func:`old_game`).
+The last few read what nothing has checked yet, leaving the refusals to the checks that
+follow: a history label's side or unit (:func:`index_in`), the pieces a setup lists for
+the replay's work (:func:`listed_count`, issue 30), an earlier version's save for its
+upgrade (:func:`old_game`).
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def line(value: Any, what: str, max_len: int) -> str:
 
 
 # ---------------------------------------------------------------------------
-# Reading what was never checked: history labels and the replay's work (never raise)
+# Reading what was never checked: history labels, the replay's work, earlier saves
 
 
 def index_in(value: Any, items: Sized) -> int | None:

@@ -57,7 +57,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import ModuleType
-from typing import Any
+from typing import Any, NoReturn
 
 from .registry import TABLES
 from .rules import SettingsError, resolve_rules
@@ -149,7 +149,7 @@ class TooLong(GameError):
 # Games as values: what a Game holds can never be changed afterwards
 
 
-def _refuse(self, *args, **kwargs):
+def _refuse(self: object, *args: object, **kwargs: object) -> NoReturn:
     raise TypeError(f"a game's {type(self).__name__[6:].lower() or 'data'} cannot be changed: "
                     "it is part of the game's record")
 
@@ -163,7 +163,7 @@ class FrozenDict(dict):
 
     __slots__ = ("_made",)  # set once __init__ has filled it: a second call would refill it in place
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         if getattr(self, "_made", False):
             _refuse(self)
         dict.__init__(self, ((key, freeze(value)) for key, value in dict(*args, **kwargs).items()))
@@ -172,13 +172,13 @@ class FrozenDict(dict):
     __setattr__ = __delattr__ = _refuse
     __setitem__ = __delitem__ = update = setdefault = pop = popitem = clear = __ior__ = _refuse
 
-    def __copy__(self):
+    def __copy__(self) -> dict[Any, Any]:
         return dict(self)
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
         return thaw(self)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[FrozenDict], tuple[Any]]:
         return (FrozenDict, (thaw(self),))
 
     def __repr__(self) -> str:
@@ -190,7 +190,7 @@ class FrozenList(list):
 
     __slots__ = ("_made",)  # as FrozenDict's: a second __init__ call would empty and refill it
 
-    def __init__(self, items: Iterable = ()):
+    def __init__(self, items: Iterable[Any] = ()) -> None:
         if getattr(self, "_made", False):
             _refuse(self)
         list.__init__(self, (freeze(item) for item in items))
@@ -200,13 +200,13 @@ class FrozenList(list):
     __setitem__ = __delitem__ = append = extend = insert = pop = remove = clear = sort = reverse = _refuse
     __iadd__ = __imul__ = _refuse
 
-    def __copy__(self):
+    def __copy__(self) -> list[Any]:
         return list(self)
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
         return thaw(self)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[FrozenList], tuple[Any]]:
         return (FrozenList, (thaw(self),))
 
     def __repr__(self) -> str:

@@ -75,7 +75,7 @@ def dummy_spoils(state: CampaignState, decisive: bool,
     human = 0
     stake = state.staked()[human]
 
-    def tie_words(candidates, tied, rolls, index) -> str:
+    def tie_words(candidates: list[tuple[str, Card]], tied: list[int], rolls: list[int], index: int) -> str:
         if len(tied) == 1:
             return ""
         names = " and ".join(f"the {candidates[i][1].label} ({candidates[i][0]})" for i in tied)

@@ -22,8 +22,8 @@ and four times, and one per suit — so a straight is five set bits in a row
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, NoReturn
 
 from ..cards import Card, CardError, Rank, Suit, parse_card
 from ..text import brief_repr
@@ -110,10 +110,10 @@ class Hand:
         _set(hand, "_suit", suit)
         return hand
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> NoReturn:
         raise AttributeError("A Hand cannot be changed")
 
-    def __delattr__(self, name):
+    def __delattr__(self, name: str) -> NoReturn:
         raise AttributeError("A Hand cannot be changed")
 
     @property
@@ -147,32 +147,32 @@ class Hand:
             _set(self, "_cards", cards)
             return cards
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, Hand):
             return NotImplemented
         return self._key == other._key
 
-    def __ne__(self, other):
+    def __ne__(self, other: object) -> bool:
         if not isinstance(other, Hand):
             return NotImplemented
         return self._key != other._key
 
-    def __lt__(self, other):
+    def __lt__(self, other: object) -> bool:
         if not isinstance(other, Hand):
             return NotImplemented
         return self._key < other._key
 
-    def __le__(self, other):
+    def __le__(self, other: object) -> bool:
         if not isinstance(other, Hand):
             return NotImplemented
         return self._key <= other._key
 
-    def __gt__(self, other):
+    def __gt__(self, other: object) -> bool:
         if not isinstance(other, Hand):
             return NotImplemented
         return self._key > other._key
 
-    def __ge__(self, other):
+    def __ge__(self, other: object) -> bool:
         if not isinstance(other, Hand):
             return NotImplemented
         return self._key >= other._key
@@ -180,7 +180,7 @@ class Hand:
     def __hash__(self) -> int:
         return hash(self._key)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[Iterable[Card | str]], Hand], tuple[tuple[Card, ...]]]:
         return (best_hand, (self.cards,))
 
     def __repr__(self) -> str:

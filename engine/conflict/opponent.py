@@ -92,7 +92,7 @@ def _side_number(side: Any) -> int:
     return side
 
 
-def _game(game: Any):
+def _game(game: Any) -> Game:
     if not isinstance(game, Game) or game.kind != KIND:
         raise ArgumentError(f"Not a conflict game: {type(game).__name__} (make one with new_game)")
     return game

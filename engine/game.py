@@ -67,7 +67,7 @@ __all__ = [
     "SYSTEM_MODULES", "MAX_SEED", "SEED_RANGE", "MAX_TYPED_SEED", "SEED_BITS", "MAX_REPLAY_WORK",
     "DEFAULT_ACTION_WORK", "MAX_NESTING", "READ_ONLY",
     "RuleError", "ActionError", "UnknownKind", "GameError", "SetupError", "ArgumentError", "TooLong",
-    "FrozenDict", "FrozenList", "freeze", "thaw", "json_data", "system", "Game",
+    "FrozenDict", "FrozenList", "freeze", "thaw", "replaced", "json_data", "system", "Game",
     "new_seed", "seed_is_secret", "equipment", "is_spectator", "new_game", "replay_work", "work_of",
     "check_replay_work", "replay", "normalize_action", "check", "can_apply", "apply", "undo", "redo", "goto",
     "history", "validate",
@@ -154,7 +154,7 @@ def _refuse(self: object, *args: object, **kwargs: object) -> NoReturn:
                     "it is part of the game's record")
 
 
-class FrozenDict(dict):
+class FrozenDict(dict[str, Any]):
     """A JSON object inside a :class:`Game`: a ``dict`` that cannot be changed.
 
     It compares, iterates and serialises as a plain ``dict``; ``copy.deepcopy`` and
@@ -185,7 +185,7 @@ class FrozenDict(dict):
         return dict.__repr__(self)
 
 
-class FrozenList(list):
+class FrozenList(list[Any]):
     """A JSON array inside a :class:`Game`: a ``list`` that cannot be changed."""
 
     __slots__ = ("_made",)  # as FrozenDict's: a second __init__ call would empty and refill it
@@ -242,6 +242,15 @@ def thaw(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [thaw(item) for item in value]
     return value
+
+
+def replaced(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    """``items`` with the one at ``index`` replaced by ``value``: how a step changes one side's
+    or one player's part of an immutable state (a pair stays a pair; mypy cannot say so)."""
+    if not isinstance(items, tuple) or isinstance(index, bool) or not isinstance(index, int) \
+            or not 0 <= index < len(items):
+        raise ArgumentError(f"replaced takes a tuple and the index of one of its items (got {brief_repr(index)})")
+    return items[:index] + (value,) + items[index + 1:]
 
 
 #: How deeply a game's rules, setup or actions may nest (saves and links allow far less:
@@ -465,7 +474,7 @@ def _replay(game: Game, upto: int) -> tuple[Any, random.Random]:
     return state, rng
 
 
-def _err_args(err: ValueError, index: int) -> tuple:
+def _err_args(err: ValueError, index: int) -> tuple[Any, ...]:
     if isinstance(err, RuleError):
         return (err.rule_id, err.message, index + 1)
     return (f"{err} (step {index + 1})",)

@@ -81,7 +81,7 @@ def payoff(odds: OutcomeOdds, side: int, aim: str) -> Fraction:
     return own.remains
 
 
-def _odds_for(public: Any, bids: tuple) -> OutcomeOdds:
+def _odds_for(public: Any, bids: tuple[Any, Any]) -> OutcomeOdds:
     """The odds of two of the advisor's own bids (:func:`candidate_bids`: plain, or with one
     stratagem the army qualifies for; a Withdraw names its rearguard), a Counter Attack
     switching whenever it may (AI-16)."""

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from ..game import ActionError, ArgumentError, Game, freeze
+from ..game import ActionError, ArgumentError, Game, freeze, replaced
 from ..referee import index_in, listed_count
 from ..rules import resolve_rules
 from ..text import brief_repr
@@ -51,10 +51,6 @@ def start(setup: Mapping[str, Any], rules: Mapping[str, Any] | None = None,
         old_rulings=bool(setup.get("old_rulings")))
 
 
-def _set(items: tuple, index: int, value: Any) -> tuple:
-    return items[:index] + (value,) + items[index + 1:]
-
-
 def step(state: BattleState, action: Mapping[str, Any], rules: Mapping[str, Any] | None = None,
          rng: random.Random | None = None) -> BattleState:
     """The state after ``action`` (:mod:`.referee` lists them). Never mutates ``state``.
@@ -85,11 +81,11 @@ def _step_bids(state: BattleState, action: Mapping[str, Any], kind: str) -> Batt
         side = action["side"]
         bid = Bid("", (), None, True) if action.get("sealed") else \
             Bid(action["maneuver"], tuple(action["stratagems"]), action.get("rearguard"))
-        return replace(state, bids=_set(state.bids, side, bid), whys=_set(state.whys, side, action.get("why", "")))
+        return replace(state, bids=replaced(state.bids, side, bid), whys=replaced(state.whys, side, action.get("why", "")))
     if kind == "reveal":
         return replace(state, phase="revealed")
     if kind == "counter_attack":
-        return replace(state, switched=_set(state.switched, action["side"], True))
+        return replace(state, switched=replaced(state.switched, action["side"], True))
     done = set(state.phases_done) ^ {action["index"]}
     return replace(state, phases_done=tuple(sorted(done)))
 
@@ -115,9 +111,9 @@ def _step_armies(state: BattleState, action: Mapping[str, Any], kind: str,
         unit = make_unit(action["unit"])
         damage = state.damage[side]
         if not unit.size:
-            damage = _set(damage, index, 0)  # only size carries damage (AI-14)
+            damage = replaced(damage, index, 0)  # only size carries damage (AI-14)
         text = f"{army.name}: {army.units[index].name} corrected ({_describe_change(army.units[index], unit)})"
-        return _change_armies(state, side, _set(army.units, index, unit), damage, state.destroyed[side], text)
+        return _change_armies(state, side, replaced(army.units, index, unit), damage, state.destroyed[side], text)
     raise ActionError(f"Unknown battle action: {brief_repr(kind)}")  # normalize_action let through a type step forgot
 
 
@@ -165,13 +161,13 @@ def _after_roll(state: BattleState, action: Mapping[str, Any], rng: random.Rando
 def _change_armies(state: BattleState, side: int, units: tuple[Unit, ...], damage: tuple[int, ...],
                    destroyed: tuple[bool, ...], text: str) -> BattleState:
     army = replace(state.armies[side], units=units)
-    armies = _set(state.armies, side, army)
-    new = replace(state, armies=armies, damage=_set(state.damage, side, damage),
-                  destroyed=_set(state.destroyed, side, destroyed))
+    armies = replaced(state.armies, side, army)
+    new = replace(state, armies=armies, damage=replaced(state.damage, side, damage),
+                  destroyed=replaced(state.destroyed, side, destroyed))
     vanguard, rearguard = line_up(army, destroyed, state.vanguards[side], state.rearguards[side])
     notes = line_notes(new, side, (state.vanguards[side], state.rearguards[side]), (vanguard, rearguard), destroyed)
-    return replace(new, vanguards=_set(state.vanguards, side, vanguard),
-                   rearguards=_set(state.rearguards, side, rearguard),
+    return replace(new, vanguards=replaced(state.vanguards, side, vanguard),
+                   rearguards=replaced(state.rearguards, side, rearguard),
                    changes=state.changes + ((state.week, "; ".join([text] + notes)),))
 
 

@@ -103,7 +103,7 @@ class Hand:
             _set(self, name, getattr(found, name))
 
     @classmethod
-    def _make(cls, key: int, source: tuple, suit: int) -> Hand:
+    def _make(cls, key: int, source: tuple[Card, ...], suit: int) -> Hand:
         hand = _new(cls)
         _set(hand, "_key", key)
         _set(hand, "_source", source)
@@ -295,14 +295,14 @@ def best_hand(cards: Iterable[Card | str]) -> Hand:
         return best_hand([_card(c) for c in cards])  # tokens, or not cards at all
     if card is not None:
         raise HandError(f"The {card.label} is given twice (a deck has one of each card)")
-    return _evaluate(cards, s0, s1, s2, s3)
+    return _evaluate(cards, s0, s1, s2, s3)  # type: ignore[arg-type]  # each passed the Card check above
 
 
 _S, _H, _D, _C = _SUITS
 _Card = Card
 
 
-def _evaluate(cards: tuple, s0: int, s1: int, s2: int, s3: int) -> Hand:
+def _evaluate(cards: tuple[Card, ...], s0: int, s1: int, s2: int, s3: int) -> Hand:
     """The hand from the rank masks of the four suits (bit r set = rank r held)."""
     make = Hand._make
     # Flushes (and straight flushes): a suit with five cards or more.
@@ -379,7 +379,7 @@ def _flush_key(mask: int) -> int:
     return 5 << 20 | r1 << 16 | r2 << 12 | r3 << 8 | r4 << 4 | r5
 
 
-def _pick(cards: tuple, ranks: tuple[int, ...], suit: int) -> tuple[Card, ...]:
+def _pick(cards: tuple[Card, ...], ranks: tuple[int, ...], suit: int) -> tuple[Card, ...]:
     """The five cards of a hand with these ``ranks`` (of ``suit`` for a flush)."""
     wanted_suit = _SUITS[suit] if suit >= 0 else None
     slots: dict[int, list[Card]] = {}

@@ -220,7 +220,7 @@ def _flush_ways(taken: list[tuple[int, int]], avail: Mapping[int, int], own_suit
     return flush_total, straight_total
 
 
-def _odds(own: tuple[Card, ...], unseen: tuple[Card, ...], random_cards: int) -> Counter:
+def _odds(own: tuple[Card, ...], unseen: tuple[Card, ...], random_cards: int) -> Counter[int]:
     """Ways (out of C(len(unseen), random_cards)) of each category strength."""
     avail: dict[int, int] = {}
     for card in unseen:
@@ -229,7 +229,7 @@ def _odds(own: tuple[Card, ...], unseen: tuple[Card, ...], random_cards: int) ->
     own_suit = [0, 0, 0, 0]
     for card in own:
         own_suit[_SUITS.index(card.suit)] |= 1 << int(card.rank)
-    found: Counter = Counter()
+    found: Counter[int] = Counter()
     five = len(own) + random_cards == TREATY_CARDS
     ranks = sorted(avail)
     for drawn in itertools.combinations_with_replacement(ranks, random_cards):

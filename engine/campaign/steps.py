@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..cards import Card, CardError, parse_card, shuffled_deck
-from ..game import FrozenDict, Game, RuleError, SetupError
+from ..game import FrozenDict, Game, RuleError, SetupError, replaced
 from ..text import brief_repr, plural
 from .opponent import dummy_spoils
 from .poker import best_hand
@@ -41,10 +41,6 @@ from .values import (
 
 # ---------------------------------------------------------------------------
 # Moving cards
-
-
-def _set(items: tuple, index: int, value: Any) -> tuple:
-    return items[:index] + (value,) + items[index + 1:]
 
 
 _SPECTATOR_END = "this spectator view ends here: the link shows only what had happened when it was shared"
@@ -94,11 +90,11 @@ def _log(state: CampaignState, text: str, rule: str, cards: Iterable[Card] = ())
 def _add_to_hand(state: CampaignState, player: int, cards: Iterable[Card]) -> CampaignState:
     """Face-up cards into a hand: they are counted, and known to be there."""
     cards = tuple(cards)
-    counts = _set(state.counts, player, state.counts[player] + len(cards))
-    known = _set(state.known, player, hand_order(state.known[player] + cards))
+    counts = replaced(state.counts, player, state.counts[player] + len(cards))
+    known = replaced(state.known, player, hand_order(state.known[player] + cards))
     if not state.hands_known:
         return replace(state, counts=counts, known=known)
-    hands = _set(state.hands, player, hand_order(state.hands[player] + cards))
+    hands = replaced(state.hands, player, hand_order(state.hands[player] + cards))
     return replace(state, hands=hands, counts=counts, known=known)
 
 
@@ -444,7 +440,7 @@ def _lay(state: CampaignState, action: Mapping[str, Any]) -> CampaignState:
     drawn = tuple(parse_card(t) for t in action["drawn"])
     name = state.name(player)
     state = replace(state, laid=state.laid + ((hand, drawn),), seen=state.seen | set(hand) | set(drawn),
-                    counts=_set(state.counts, player, len(hand) + len(drawn)))
+                    counts=replaced(state.counts, player, len(hand) + len(drawn)))
     state = _log(state, f"At the table {name} lays down {plural(len(hand), 'card')}: "
                         + " ".join(c.label for c in hand), "CMP-7", hand)
     if drawn:

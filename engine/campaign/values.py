@@ -13,6 +13,7 @@ from typing import Any
 
 from ..cards import Card, CardError, clean_cards
 from ..game import ActionError, ArgumentError
+from ..rules import Variant
 from ..text import brief_repr
 from .poker import Hand
 
@@ -31,7 +32,7 @@ DECKS: Mapping[str, str] = MappingProxyType({
 })
 
 #: RULES.md has no campaign variants.
-VARIANTS: tuple = ()
+VARIANTS: tuple[Variant, ...] = ()
 
 #: CMP-1: hidden cards dealt to each player, and face-up cards in the pool.
 HAND_SIZE = 6
@@ -178,14 +179,14 @@ class CampaignState:
     treaty: Treaty | None = None
     winner: int | None = None
     result: str = ""
-    seen: frozenset = frozenset()
+    seen: frozenset[Card] = frozenset()
     public: bool = False
     script: Mapping[str, Any] | None = None
     history: Mapping[str, Any] | None = None
     known: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())
-    legacy: frozenset = frozenset()
+    legacy: frozenset[str] = frozenset()
     deck_mode: str = "app"
-    laid: tuple = ()
+    laid: tuple[tuple[tuple[Card, ...], tuple[Card, ...]], ...] = ()  # (hand, drawn) per player, in order
     refill_at: int | None = None
 
     @property

@@ -411,7 +411,7 @@ class _Table:
     rating changes.
     """
 
-    def __init__(self, rules: tuple, sides: tuple[Side, ...], scope: Scope):
+    def __init__(self, rules: tuple[tuple[str, Any], ...], sides: tuple[Side, ...], scope: Scope):
         settings = dict(rules)
         self.trump_of = tuple(SUITS.index(trumps(suit, settings)) for suit in SUITS)
         self.trumped_by = tuple(SUITS.index(trumped_by(suit, settings)) for suit in SUITS)
@@ -531,7 +531,7 @@ class _Table:
         return self.trump_of[suit] == cur_suit
 
 
-_TABLES: dict[tuple, _Table] = {}
+_TABLES: dict[tuple[Any, ...], _Table] = {}
 
 
 def _table(obs: Observation) -> _Table:
@@ -750,7 +750,7 @@ def _hard_play(obs: Observation, ctx: _Round, legal: list[tuple[int, int]], samp
             first = ctx.first if ctx.first is not None else _SUIT[card]
             totals[k] += _rollout(t, held, 1 - side, card, first, side)
     # The best expected result; on a tie, the Normal choice, then playing over passing.
-    def rank(k: int) -> tuple:
+    def rank(k: int) -> tuple[float, bool, bool]:
         move = candidates[k]
         return (round(totals[k] / n, 9), move is not None and move[0] == normal_card, move is not None)
 

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..cards import Card, CardError, Suit, parse_card, shuffled_deck
-from ..game import Game, SetupError
+from ..game import Game, SetupError, replaced
 from ..referee import listed_count
 from ..rules import SettingsError, resolve_rules
 from ..text import plural
@@ -147,18 +147,14 @@ def _discard(state: ConflictState, action: Mapping[str, Any], rng: random.Random
     drawn, pile, earlier = _draw(state.draw_piles[index], state.discard_piles[index],
                                  len(hand) - len(kept), rng)
     discards = earlier + tuple(cards)
-    hands = _set(state.hands, side, _set(state.hands[side], player, kept + drawn))
-    discarded = _set(state.discarded, side, _set(state.discarded[side], player, True))
+    hands = replaced(state.hands, side, replaced(state.hands[side], player, kept + drawn))
+    discarded = replaced(state.discarded, side, replaced(state.discarded[side], player, True))
     new = replace(state, hands=hands, discarded=discarded,
-                  draw_piles=_set(state.draw_piles, index, pile),
-                  discard_piles=_set(state.discard_piles, index, discards))
+                  draw_piles=replaced(state.draw_piles, index, pile),
+                  discard_piles=replaced(state.discard_piles, index, discards))
     if all(all(flags) for flags in discarded):
         new = replace(new, phase="play", turn=state.aggressor)
     return new
-
-
-def _set(items: tuple, index: int, value: Any) -> tuple:
-    return items[:index] + (value,) + items[index + 1:]
 
 
 def _play(state: ConflictState, action: Mapping[str, Any]) -> ConflictState:
@@ -167,7 +163,7 @@ def _play(state: ConflictState, action: Mapping[str, Any]) -> ConflictState:
     hands = state.hands
     if state.deck_mode == "app":
         hand = tuple(c for c in hands[turn][player] if c != card)
-        hands = _set(hands, turn, _set(hands[turn], player, hand))
+        hands = replaced(hands, turn, replaced(hands[turn], player, hand))
     return replace(state, hands=hands, chain=state.chain + (Play(turn, player, card),), turn=1 - turn)
 
 
@@ -182,9 +178,9 @@ def _change(sides: tuple[Side, ...], side: int, suit: Suit,
     org = s.players[p].organizations[o]
     after = max(0, org.power + delta)
     new_org = replace(org, power=after)
-    new_player = replace(s.players[p], organizations=_set(s.players[p].organizations, o, new_org))
-    new_side = replace(s, players=_set(s.players, p, new_player))
-    return _set(sides, side, new_side), (p, org.name, org.power, after)
+    new_player = replace(s.players[p], organizations=replaced(s.players[p].organizations, o, new_org))
+    new_side = replace(s, players=replaced(s.players, p, new_player))
+    return replaced(sides, side, new_side), (p, org.name, org.power, after)
 
 
 def _pass(state: ConflictState, action: Mapping[str, Any]) -> ConflictState:

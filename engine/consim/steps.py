@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..cards import parse_card
-from ..game import ArgumentError
+from ..game import ArgumentError, replaced
 from ..referee import index_in, listed_count
 from ..rules import resolve_rules
 from ..text import plural, shown
@@ -55,10 +55,6 @@ def start(setup: Mapping[str, Any], rules: Mapping[str, Any] | None = None,
 # Taking an action
 
 
-def _set(items: tuple, index: int, value: Any) -> tuple:
-    return items[:index] + (value,) + items[index + 1:]
-
-
 def _log(state: ConsimState, text: str, *who: int) -> tuple[LogEntry, ...]:
     return state.log + (LogEntry(state.round, text, tuple(who)),)
 
@@ -68,7 +64,7 @@ def _move_on(state: ConsimState, action: Mapping[str, Any]) -> ConsimState:
     if state.unseen_acting:
         return replace(state, unseen_acting=bool(action.get("hidden_next")))
     cur = current_index(state)
-    turns = state.turns if cur is None else _set(state.turns, cur, replace(state.turns[cur], done=True))
+    turns = state.turns if cur is None else replaced(state.turns, cur, replace(state.turns[cur], done=True))
     return replace(state, turns=turns, unseen_acting=bool(action.get("hidden_next")))
 
 
@@ -210,7 +206,7 @@ def _do_treat(state: ConsimState, action: Mapping[str, Any]) -> ConsimState:
     else:
         new_st, text = replace(st, first_aid=True), (f"{name} gets first aid: the countdown stops; serious "
                                                      "medical care must follow (CS-10, CS-13).")
-    new = replace(state, statuses=_set(state.statuses, who, new_st))
+    new = replace(state, statuses=replaced(state.statuses, who, new_st))
     return replace(new, log=_log(new, text, who))
 
 

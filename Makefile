@@ -101,9 +101,11 @@ test-webkit: site $(WEBKIT)
 # one (the longer) goes on. Each writes its own log, printed in full once all three are
 # done, and any failing fails `make test` (the logs are not under test-results/:
 # pytest-playwright empties it). Then the Chromium e2e suite, on every core.
-# Lint and import order (ruff, pyproject.toml [tool.ruff]): a second or two, first.
+# Lint and import order (ruff, pyproject.toml [tool.ruff]), then the engine's types (mypy,
+# [tool.mypy]): a few seconds together, first.
 lint: $(VENV)/.installed
 	$(PY) -m ruff check engine web builder tests
+	$(PY) -m mypy
 
 TEST_LOGS := .test-logs
 test: lint site /usr/bin/chromium $(HEADLESS_SHELL) /usr/bin/zbarimg $(POPPLER) $(WEBKIT)

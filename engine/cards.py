@@ -251,7 +251,7 @@ def clean_cards(cards: object, *, unique: bool = True, what: str = "cards") -> t
         found = (cards,)
     else:
         try:
-            items = list(itertools.islice(cards, MAX_CARDS + 1))  # type: ignore[call-overload]
+            items = list(itertools.islice(cards, MAX_CARDS + 1))  # type: ignore[call-overload]  # any iterable; TypeError caught
         except TypeError:
             raise CardError(f"Not a list of {what}: {_quote(cards)} (give cards like AS KH 10D)") from None
         if len(items) > MAX_CARDS:  # never read to the end (it may have no end: issue 30)

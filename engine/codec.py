@@ -61,7 +61,7 @@ import math
 import re
 import zlib
 from collections.abc import Mapping
-from typing import Any, Callable
+from typing import Any, Callable, TypeGuard
 
 from . import game as game_mod
 from .game import MAX_SEED, SEED_RANGE, ActionError, Game, RuleError, TooLong, UnknownKind
@@ -246,7 +246,7 @@ def _no_surrogate(text: str, what: str) -> None:
                        "which no save or link can keep")
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

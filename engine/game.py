@@ -57,7 +57,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import ModuleType
-from typing import Any
+from typing import Any, NoReturn
 
 from .registry import TABLES
 from .rules import SettingsError, resolve_rules
@@ -67,7 +67,7 @@ __all__ = [
     "SYSTEM_MODULES", "MAX_SEED", "SEED_RANGE", "MAX_TYPED_SEED", "SEED_BITS", "MAX_REPLAY_WORK",
     "DEFAULT_ACTION_WORK", "MAX_NESTING", "READ_ONLY",
     "RuleError", "ActionError", "UnknownKind", "GameError", "SetupError", "ArgumentError", "TooLong",
-    "FrozenDict", "FrozenList", "freeze", "thaw", "json_data", "system", "Game",
+    "FrozenDict", "FrozenList", "freeze", "thaw", "replaced", "json_data", "system", "Game",
     "new_seed", "seed_is_secret", "equipment", "is_spectator", "new_game", "replay_work", "work_of",
     "check_replay_work", "replay", "normalize_action", "check", "can_apply", "apply", "undo", "redo", "goto",
     "history", "validate",
@@ -149,12 +149,12 @@ class TooLong(GameError):
 # Games as values: what a Game holds can never be changed afterwards
 
 
-def _refuse(self, *args, **kwargs):
+def _refuse(self: object, *args: object, **kwargs: object) -> NoReturn:
     raise TypeError(f"a game's {type(self).__name__[6:].lower() or 'data'} cannot be changed: "
                     "it is part of the game's record")
 
 
-class FrozenDict(dict):
+class FrozenDict(dict[str, Any]):
     """A JSON object inside a :class:`Game`: a ``dict`` that cannot be changed.
 
     It compares, iterates and serialises as a plain ``dict``; ``copy.deepcopy`` and
@@ -163,7 +163,7 @@ class FrozenDict(dict):
 
     __slots__ = ("_made",)  # set once __init__ has filled it: a second call would refill it in place
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         if getattr(self, "_made", False):
             _refuse(self)
         dict.__init__(self, ((key, freeze(value)) for key, value in dict(*args, **kwargs).items()))
@@ -172,25 +172,25 @@ class FrozenDict(dict):
     __setattr__ = __delattr__ = _refuse
     __setitem__ = __delitem__ = update = setdefault = pop = popitem = clear = __ior__ = _refuse
 
-    def __copy__(self):
+    def __copy__(self) -> dict[Any, Any]:
         return dict(self)
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
         return thaw(self)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[FrozenDict], tuple[Any]]:
         return (FrozenDict, (thaw(self),))
 
     def __repr__(self) -> str:
         return dict.__repr__(self)
 
 
-class FrozenList(list):
+class FrozenList(list[Any]):
     """A JSON array inside a :class:`Game`: a ``list`` that cannot be changed."""
 
     __slots__ = ("_made",)  # as FrozenDict's: a second __init__ call would empty and refill it
 
-    def __init__(self, items: Iterable = ()):
+    def __init__(self, items: Iterable[Any] = ()) -> None:
         if getattr(self, "_made", False):
             _refuse(self)
         list.__init__(self, (freeze(item) for item in items))
@@ -200,13 +200,13 @@ class FrozenList(list):
     __setitem__ = __delitem__ = append = extend = insert = pop = remove = clear = sort = reverse = _refuse
     __iadd__ = __imul__ = _refuse
 
-    def __copy__(self):
+    def __copy__(self) -> list[Any]:
         return list(self)
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
         return thaw(self)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[FrozenList], tuple[Any]]:
         return (FrozenList, (thaw(self),))
 
     def __repr__(self) -> str:
@@ -214,8 +214,8 @@ class FrozenList(list):
 
 
 #: The setters of the two classes' ``_made`` slots (their ``__setattr__`` refuses).
-_DICT_MADE = FrozenDict._made.__set__  # type: ignore[attr-defined]
-_LIST_MADE = FrozenList._made.__set__  # type: ignore[attr-defined]
+_DICT_MADE = FrozenDict._made.__set__  # type: ignore[attr-defined]  # a slot's descriptor, typed as its value
+_LIST_MADE = FrozenList._made.__set__  # type: ignore[attr-defined]  # a slot's descriptor, typed as its value
 
 #: Values :func:`freeze` returns as they are, by their exact type.
 _AS_IT_IS = frozenset({str, int, float, bool, type(None), FrozenDict, FrozenList})
@@ -242,6 +242,15 @@ def thaw(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [thaw(item) for item in value]
     return value
+
+
+def replaced(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    """``items`` with the one at ``index`` replaced by ``value``: how a step changes one side's
+    or one player's part of an immutable state (a pair stays a pair; mypy cannot say so)."""
+    if not isinstance(items, tuple) or isinstance(index, bool) or not isinstance(index, int) \
+            or not 0 <= index < len(items):
+        raise ArgumentError(f"replaced takes a tuple and the index of one of its items (got {brief_repr(index)})")
+    return items[:index] + (value,) + items[index + 1:]
 
 
 #: How deeply a game's rules, setup or actions may nest (saves and links allow far less:
@@ -339,7 +348,7 @@ class Game:
         return (self.kind, self.seed, dict(self.rules), dict(self.setup), list(self.actions), self.position) == (
             other.kind, other.seed, dict(other.rules), dict(other.setup), list(other.actions), other.position)
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # the stdlib's way to say "unhashable"
 
     @property
     def can_undo(self) -> bool:
@@ -465,7 +474,7 @@ def _replay(game: Game, upto: int) -> tuple[Any, random.Random]:
     return state, rng
 
 
-def _err_args(err: ValueError, index: int) -> tuple:
+def _err_args(err: ValueError, index: int) -> tuple[Any, ...]:
     if isinstance(err, RuleError):
         return (err.rule_id, err.message, index + 1)
     return (f"{err} (step {index + 1})",)

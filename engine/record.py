@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
 from typing import Any
 
 from . import game as games
@@ -175,7 +175,7 @@ def _dates(dates: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     return out
 
 
-def _standing(mod, state, over: bool, problems: bool) -> Section:
+def _standing(mod: ModuleType, state: Any, over: bool, problems: bool) -> Section:
     entries = []
     hook = getattr(mod, "standing", None)
     if hook is not None:
@@ -194,7 +194,7 @@ def _standing(mod, state, over: bool, problems: bool) -> Section:
     return Section("standing", "Result" if over else "Where it stands", tuple(entries))
 
 
-def _rules_section(mod, game: games.Game) -> Section:
+def _rules_section(mod: ModuleType, game: games.Game) -> Section:
     entries = []
     for variant in getattr(mod, "VARIANTS", ()):
         if not isinstance(variant, Variant):
@@ -250,7 +250,7 @@ def _plain(value: Any) -> str:
     return str(value)
 
 
-def _house_section(mod) -> Section:
+def _house_section(mod: ModuleType) -> Section:
     rules = getattr(mod, "HOUSE_RULES", {}) or {}
     entries = tuple(Entry(str(text), ref=str(rid), tag="house rule") for rid, text in rules.items())
     intro = ("The app's own rules where the source is silent; each applies when its case arises."
@@ -276,9 +276,10 @@ def entry(text: str, ref: str, details: Iterable[str] = ()) -> Entry:
 def cards_text(cards: Iterable[Any]) -> str:
     """Cards as ink-friendly text: rank and suit symbol ("10♦ Q♠")."""
     labels = [card if isinstance(card, str) else getattr(card, "label", None) for card in _listed(cards, "The cards")]
-    if not all(isinstance(label, str) for label in labels):
+    texts = [label for label in labels if isinstance(label, str)]
+    if len(texts) != len(labels):
         raise RecordError("The cards must be cards (or their names)")
-    return " ".join(labels)
+    return " ".join(texts)
 
 
 def dice_text(dice: Iterable[int]) -> str:

@@ -5,15 +5,20 @@ shape with these and returns its canonical form; ``step`` refuses the same
 things. A malformed action (unknown type or field, wrong type, a number out of
 range) is an :class:`~engine.game.ActionError`; a move the rules forbid is a
 :class:`~engine.game.RuleError` citing its clause. Messages are for players.
+
+The last few read what nothing has checked yet, leaving the refusals to the checks that
+follow: a history label's side or unit (:func:`index_in`), the pieces a setup lists for
+the replay's work (:func:`listed_count`, issue 30), an earlier version's save for its
+upgrade (:func:`old_game`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sized
 from typing import Any
 
 from .cards import Card, CardError, clean_cards, parse_card
-from .game import ActionError, RuleError
+from .game import ActionError, ArgumentError, RuleError
 from .text import brief_repr, text_problem
 
 
@@ -101,3 +106,41 @@ def line(value: Any, what: str, max_len: int) -> str:
     if not isinstance(value, str) or len(value) > max_len or text_problem(value):
         raise ActionError(f"{what[:1].upper() + what[1:]} must be one line of text (at most {max_len} characters)")
     return value
+
+
+# ---------------------------------------------------------------------------
+# Reading what was never checked: history labels, the replay's work, earlier saves
+
+
+def index_in(value: Any, items: Sized) -> int | None:
+    """``value`` when it is a whole number that names one of ``items`` (0 … len − 1), else
+    ``None``: how a history label reads a side, a unit or a combatant it does not trust."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(items):
+        return value
+    return None
+
+
+def listed_count(data: Any, *keys: str) -> int:
+    """Issue 30: how many pieces an unchecked setup lists at the end of ``keys``, read
+    defensively: ``listed_count(setup, "sides", "players", "organizations")`` counts every
+    organization of every player of every side; anything that is not an object, or a list
+    where a list belongs, counts none (the checks that follow refuse it)."""
+    listed = data.get(keys[0]) if isinstance(data, Mapping) else None
+    if not isinstance(listed, (list, tuple)):
+        return 0
+    if len(keys) == 1:
+        return len(listed)
+    return sum(listed_count(item, *keys[1:]) for item in listed)
+
+
+def old_game(data: Any, refusal: str) -> tuple[dict[str, Any], dict[str, Any] | None, list[Any] | None]:
+    """A game saved by an earlier version, read for a system's ``upgrade``: a copy of the
+    object, and copies of its setup and its actions where they are an object and a list
+    (``None`` where not: the checks that follow refuse them with their reasons). Data that
+    is not an object at all is an :class:`~engine.game.ArgumentError` saying ``refusal``."""
+    if not isinstance(data, Mapping):
+        raise ArgumentError(refusal)
+    out = dict(data)
+    setup, actions = out.get("setup"), out.get("actions")
+    return (out, dict(setup) if isinstance(setup, Mapping) else None,
+            list(actions) if isinstance(actions, (list, tuple)) else None)

@@ -152,7 +152,7 @@ class _Brief(reprlib.Repr):
             return left + right
         if level <= 0:
             return left + "…" + right
-        pieces = []
+        pieces: list[str] = []
         for item in x:
             if len(pieces) == most:
                 pieces.append("…")

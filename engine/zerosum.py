@@ -158,7 +158,7 @@ def _number(value: Any, where: str, error: type[ZeroSumError]) -> Fraction:
     if isinstance(value, float) and not math.isfinite(value):
         raise error(f"{where} must be a finite number, not {value}")
     if isinstance(value, numbers.Rational) and not isinstance(value, (int, Fraction)):
-        return Fraction(value.numerator, value.denominator)
+        return Fraction(int(value.numerator), int(value.denominator))
     return Fraction(value)
 
 
@@ -363,11 +363,11 @@ def _certify(matrix: tuple[tuple[Fraction, ...], ...], solution: Solution) -> No
 
 # ---------------------------------------------------------------- answers to a mix
 
-def _rows_against(matrix, column_mix) -> tuple[Fraction, ...]:
+def _rows_against(matrix: Sequence[Sequence[Fraction]], column_mix: Sequence[Fraction]) -> tuple[Fraction, ...]:
     return tuple(sum((a * y for a, y in zip(row, column_mix) if y), Fraction(0)) for row in matrix)
 
 
-def _columns_against(matrix, row_mix) -> tuple[Fraction, ...]:
+def _columns_against(matrix: Sequence[Sequence[Fraction]], row_mix: Sequence[Fraction]) -> tuple[Fraction, ...]:
     width = len(matrix[0])
     return tuple(sum((matrix[i][j] * x for i, x in enumerate(row_mix) if x), Fraction(0)) for j in range(width))
 

@@ -6,15 +6,10 @@ Not a test: pictures to look at before calling the screens done.
 
 from __future__ import annotations
 
-import sys
-
-from playwright.sync_api import sync_playwright
-
-from builder.serve import serve_in_thread
 from engine import ascension as ai
 from engine.game import new_game
-from tests.e2e.conftest import BUILD, CHROMIUM, CHROMIUM_FLAGS
-from tests.screenshots import OUT, VIEWPORTS, shoot
+from tests.screenshot_kit import run
+from tests.screenshots import shoot
 from tests.screenshots_battle import lift, open_game
 
 
@@ -40,26 +35,7 @@ def tour(page, base: str, tag: str) -> None:
 
 
 def main() -> None:
-    OUT.mkdir(exist_ok=True)
-    only = sys.argv[1:]
-    server, base = serve_in_thread(BUILD)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        for orientation, (width, height) in VIEWPORTS.items():
-            if only and orientation not in only:
-                continue
-            for theme in ("light", "dark"):
-                context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True,
-                                              color_scheme=theme)
-                page = context.new_page()
-                try:
-                    tour(page, base, f"{orientation}-{theme}")
-                except Exception as err:  # a picture run: say what failed and go on
-                    print(f"{orientation}-{theme}: {err}", file=sys.stderr)
-                context.close()
-        browser.close()
-    server.shutdown()
-    print(f"screenshots in {OUT}", file=sys.stderr)
+    run(tour)
 
 
 if __name__ == "__main__":

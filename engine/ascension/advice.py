@@ -81,11 +81,11 @@ def payoff(odds: OutcomeOdds, side: int, aim: str) -> Fraction:
     return own.remains
 
 
-def _odds_for(public: Any, bids: tuple) -> OutcomeOdds:
+def _odds_for(public: Any, bids: tuple[Any, Any]) -> OutcomeOdds:
     """The odds of two of the advisor's own bids (:func:`candidate_bids`: plain, or with one
     stratagem the army qualifies for; a Withdraw names its rearguard), a Counter Attack
     switching whenever it may (AI-16)."""
-    switched = tuple(counter_problem(public, s, bids) is None for s in (0, 1))
+    switched = (counter_problem(public, 0, bids) is None, counter_problem(public, 1, bids) is None)
     return checked_odds(public, bids, switched)
 
 

@@ -36,7 +36,7 @@ from ..game import ArgumentError, RuleError
 from ..text import brief_repr, key_text, shown
 from .rules import bid_pools, pool_of, stratagem_keys, success_distribution, success_setting, tier_odds, victory_tier
 from .tables import TIERS
-from .values import BattleState, Bid, int_arg, maneuver_arg, state_arg
+from .values import BattleState, Bid, int_arg, maneuver_arg, per_side, state_arg
 from .week import (
     beaten_line,
     bids_arg,
@@ -84,13 +84,13 @@ class _ByValue:
 
     __slots__ = ()
 
-    def _values(self) -> tuple:
+    def _values(self) -> tuple[Any, ...]:
         raise NotImplementedError
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return self._values() == other._values()  # type: ignore[attr-defined]
+        return self._values() == other._values()
 
     def __hash__(self) -> int:
         return hash(self._values())
@@ -131,6 +131,9 @@ class SideOdds(_ByValue):
     """
 
     __slots__ = ("_weights", "_denominator", "_made")
+    _weights: _SideWeights
+    _denominator: int
+    _made: dict[str, Any]  # the figures made so far, by name
 
     def __init__(self, weights: _SideWeights, denominator: int) -> None:
         object.__setattr__(self, "_weights", weights)
@@ -176,7 +179,7 @@ class SideOdds(_ByValue):
     destroyed = property(lambda self: self._figure("destroyed"))
     remains = property(lambda self: self._figure("remains"))
 
-    def _values(self) -> tuple:
+    def _values(self) -> tuple[Any, ...]:
         return tuple(self._figure(n) if n != "movement" else tuple(self.movement.items()) for n in self.FIGURES)
 
 
@@ -225,7 +228,7 @@ class OutcomeOdds(_ByValue):
     @cached_property
     def tiers(self) -> Mapping[str, Any]:
         tiers_w, skilled, _, _, denominator = self._weights
-        sides: tuple[dict, dict] = ({}, {})
+        sides: tuple[dict[str, Fraction], dict[str, Fraction]] = ({}, {})
         for t in TIERS[1:]:
             for s in (0, 1):
                 if t != "legendary" or skilled[s]:
@@ -243,7 +246,7 @@ class OutcomeOdds(_ByValue):
         fallback, denominator = self._weights[3], self._weights[4]
         return Fraction(fallback[0], denominator), Fraction(fallback[1], denominator)
 
-    def _values(self) -> tuple:
+    def _values(self) -> tuple[Any, ...]:
         tiers = self.tiers
         return (self.bids, self.switched, self.maneuvers, self.read_as, self.pools, self.sides, tiers["drawn"],
                 tuple(tuple(by_tier.items()) for by_tier in tiers["sides"]), self.battle_ends, self.fallback_table)
@@ -273,22 +276,24 @@ def as_bid(bid: Any) -> "Bid":
 
 
 _CACHE_SIZE = 6
-_cache: list[tuple[Any, dict[str, dict]]] = []
+#: A state's remembered readings, by kind ("odds", "land", "read", "decided", "fates", "dist", "alive" …).
+Memo = dict[str, Any]
+_cache: list[tuple[Any, Memo]] = []
 
 
-def state_memo(state: Any) -> dict[str, dict]:
-    for index, (known, memo) in enumerate(_cache):
+def state_memo(state: BattleState) -> Memo:
+    for index, (known, remembered) in enumerate(_cache):
         if known is state:
             if index:
                 _cache.insert(0, _cache.pop(index))
-            return memo
-    memo: dict[str, dict] = {"odds": {}, "land": {}, "read": {}, "decided": {}, "fates": {}, "dist": {}}
+            return remembered
+    memo: Memo = {"odds": {}, "land": {}, "read": {}, "decided": {}, "fates": {}, "dist": {}}
     _cache.insert(0, (state, memo))
     del _cache[_CACHE_SIZE:]
     return memo
 
 
-def _pools(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool]) -> tuple[Any, Any]:
+def _pools(state: BattleState, memo: Memo, bids: tuple[Bid, Bid], switched: tuple[bool, bool]) -> tuple[Any, Any]:
     """AI-2/AI-3/AI-16: the week's two pools (as the rules' ``bid_pools``), each
     remembered per side, bid and switch: a side's pool never depends on the other's bid."""
     known = memo.setdefault("pools", {})
@@ -303,7 +308,7 @@ def _pools(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool]) -> 
     return tuple(out)
 
 
-def _landing(state: Any, memo: dict, side: int, first: int, count: int) -> tuple[int, frozenset[int]]:
+def _landing(state: BattleState, memo: Memo, side: int, first: int, count: int) -> tuple[int, frozenset[int]]:
     """AI-14/HR-AI-2 via the engine's own landing: (casualties that landed, units destroyed)."""
     key = (side, first, count)
     found = memo["land"].get(key)
@@ -320,11 +325,16 @@ def week_odds(state: BattleState, rules: Mapping[str, Any] | None = None) -> dic
     state = state_arg(state)
     pools = bid_pools(state)
     die, target = success_setting(rules if rules is not None else state.settings)
-    skilled = tuple(bool(a.general and a.general.skilled) for a in state.armies)
-    return tier_odds(pools[0].dice, pools[1].dice, die, target, skilled)  # type: ignore[arg-type]
+
+    def is_skilled(s: int) -> bool:  # AI-8, AI-9: a legendary victory needs a skilled general
+        general = state.armies[s].general
+        return general is not None and bool(general.skilled)
+
+    skilled = per_side(is_skilled)
+    return tier_odds(pools[0].dice, pools[1].dice, die, target, skilled)
 
 
-def outcome_odds(state: Any, bids: Any, switched: Any = None) -> OutcomeOdds:
+def outcome_odds(state: object, bids: Any, switched: Any = None) -> OutcomeOdds:
     """AI-8 … AI-19: the exact odds of every outcome of this week for two declared bids.
 
     ``state``: the battle before the roll (any phase but over; the bids need not be the
@@ -352,7 +362,7 @@ def outcome_odds(state: Any, bids: Any, switched: Any = None) -> OutcomeOdds:
     return checked_odds(state, pair, flips)
 
 
-def checked_odds(state: Any, bids: tuple, switched: tuple[bool, bool]) -> OutcomeOdds:
+def checked_odds(state: BattleState, bids: tuple[Bid, Bid], switched: tuple[bool, bool]) -> OutcomeOdds:
     """:func:`outcome_odds` of bids already checked and canonical (as ``bids_arg`` gives them:
     stratagems the army qualifies for, in table order, a Withdraw's rearguard named) with
     switches already allowed: the advisor's own (:mod:`.advice`)."""
@@ -378,7 +388,7 @@ class _Decided(NamedTuple):
     sizes: tuple[int, int]
 
 
-def _decided(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool], successes: tuple[int, int],
+def _decided(state: BattleState, memo: Memo, bids: tuple[Bid, Bid], switched: tuple[bool, bool], successes: tuple[int, int],
              pools: tuple[Any, Any], winner: int | None, tier: str) -> _Decided:
     """AI-8 … AI-11, AI-16, AI-19 via the week's own readings (``read_tables``,
     ``withdrew_of`` and ``beaten_line``, :mod:`.week`),
@@ -406,21 +416,22 @@ def _decided(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool], s
             else:
                 moves.append("stays")
         spans = reading.ranges
+        rolls = [1 if span is None else span[1] - span[0] + 1 for span in spans]
         found = memo["decided"][key] = _Decided(
-            reading, tuple(moves), withdrew,
+            reading, (moves[0], moves[1]), withdrew,
             tuple(reading.applied[s] and reading.cells[s].origin == "fallback" for s in (0, 1)), spans,
-            tuple(1 if span is None else span[1] - span[0] + 1 for span in spans))
+            (rolls[0], rolls[1]))
     return found
 
 
-def _alive(state: Any, memo: dict) -> tuple[frozenset[int], frozenset[int]]:
+def _alive(state: BattleState, memo: Memo) -> tuple[frozenset[int], frozenset[int]]:
     """Each army's units still in the battle, once per state."""
     if "alive" not in memo:
         memo["alive"] = (frozenset(state.alive(0)), frozenset(state.alive(1)))
     return memo["alive"]
 
 
-def _fates(state: Any, memo: dict, side: int, first: int, mitigation: int, span: Any,
+def _fates(state: BattleState, memo: Memo, side: int, first: int, mitigation: int, span: Any,
            stand: frozenset[int]) -> tuple[tuple[tuple[int, int, frozenset[int], int], ...], int]:
     """What each roll of the casualties coming in (``span``, AI-12; ``None``: none) does to
     ``side`` (AI-14, AI-15, Last Stand): per roll (landed, taken, units lost, cancelled), and
@@ -441,7 +452,7 @@ def _fates(state: Any, memo: dict, side: int, first: int, mitigation: int, span:
     return found
 
 
-def _compute(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool]) -> OutcomeOdds:
+def _compute(state: BattleState, memo: Memo, bids: tuple[Bid, Bid], switched: tuple[bool, bool]) -> OutcomeOdds:
     if "setting" not in memo:
         memo["setting"] = success_setting(state.settings)
         memo["skilled"] = tuple(bool(a.general and a.general.skilled) for a in state.armies)
@@ -451,8 +462,8 @@ def _compute(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool]) -
     dists = [memo["dist"].get(p.dice) or memo["dist"].setdefault(p.dice, success_distribution(p.dice, die, target))
              for p in pools]
     total = die ** (pools[0].dice + pools[1].dice)
-    decided: dict[tuple, _Decided] = {}
-    groups: dict[tuple, int] = {}
+    decided: dict[tuple[int | None, str], _Decided] = {}
+    groups: dict[tuple[int | None, str, tuple[int, int]], int] = {}
     maneuvers = None
     tier_of: dict[tuple[int, bool], str] = {}
 
@@ -486,9 +497,9 @@ def _compute(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool]) -
                     group(s0, s1, w0 * w1)
     assert maneuvers is not None
     rears = tuple(bids[s].rearguard if maneuvers[s] == "withdraw" else None for s in (0, 1))
-    firsts = tuple(rears[s] if rears[s] is not None else state.vanguards[s] for s in (0, 1))
+    firsts: tuple[int, ...] = tuple(state.vanguards[s] if rear is None else rear for s, rear in enumerate(rears))
     # AI-16 Last Stand: the units a Withdraw that gets away leaves behind.
-    no_stand = frozenset()
+    no_stand: frozenset[int] = frozenset()
     stand_of = tuple(frozenset(last_stand_units(pools[s], rears[s])) if "last_stand" in bids[s].stratagems
                      else no_stand for s in (0, 1))
     # Each group's casualty rolls are uniform (AI-12): weights in whole numbers over the common
@@ -503,10 +514,10 @@ def _compute(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool]) -
     # Each side's fate depends only on the roll of the casualties coming in, its mitigation and
     # its Last Stand: the weight of each such case is summed first (``cases``), its rolls are
     # counted once below; the battle ends in a pair of rolls unless neither side is gone (nor moving).
-    cases: list[dict] = [{}, {}]
+    cases: list[dict[tuple[Any, ...], int]] = [{}, {}]
     ends = 0
     fallback = [0, 0]
-    tiers_w: dict[tuple, int] = {}
+    tiers_w: dict[tuple[int | None, str], int] = {}
     for (winner, tier, mit), weight in groups.items():
         _, moves, withdrew, fell_to_fallback, spans, sizes = decided[(winner, tier)]
         stands = tuple(stand_of[s] if withdrew[s] else no_stand for s in (0, 1))
@@ -524,9 +535,9 @@ def _compute(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool]) -
             standing[s] = _fates(state, memo, s, firsts[s], mit[s], spans[1 - s], stands[s])[1]
         moving = any(m not in ("stays", "withdraw_fails") for m in moves)
         ends += q * n if moving else q * (n - standing[0] * standing[1])
-    landed: list[dict] = [{}, {}]
-    taken_d: list[dict] = [{}, {}]
-    lost_n: list[dict] = [{}, {}]
+    landed: list[dict[int, int]] = [{}, {}]
+    taken_d: list[dict[int, int]] = [{}, {}]
+    lost_n: list[dict[int, int]] = [{}, {}]
     mitigated = [0, 0]
     per_unit = [[0] * len(state.armies[s].units) for s in (0, 1)]
     loses = [0, 0]
@@ -550,14 +561,14 @@ def _compute(state: Any, memo: dict, bids: tuple, switched: tuple[bool, bool]) -
                 if in_field:
                     remains[s] += w
 
-    def dist(table: dict) -> tuple[tuple[int, int], ...]:
+    def dist(table: dict[int, int]) -> tuple[tuple[int, int], ...]:
         return tuple((k, v) for k, v in sorted(table.items()) if v)
 
-    sides = tuple(SideOdds(_SideWeights(
+    sides = per_side(lambda s: SideOdds(_SideWeights(
         movement=tuple(movement[s].items()), landed=dist(landed[s]), taken=dist(taken_d[s]), mitigated=mitigated[s],
         units_lost=dist(lost_n[s]), unit_lost=tuple(per_unit[s]), loses_unit=loses[s], destroyed=wiped[s],
-        remains=remains[s]), denominator) for s in (0, 1))
+        remains=remains[s]), denominator))
     any_reading = next(iter(decided.values())).reading
     return OutcomeOdds(bids=bids, switched=switched, maneuvers=any_reading.maneuvers, read_as=any_reading.read_as,
-                       pools=pools, sides=sides,  # type: ignore[arg-type]
+                       pools=pools, sides=sides,
                        _weights=(MappingProxyType(tiers_w), skilled, ends, tuple(fallback), denominator))

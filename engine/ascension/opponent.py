@@ -111,9 +111,9 @@ def app_turn(game: Any) -> tuple[int, str] | None:
     state = replay(game)
     if state.phase != "bid":
         return None
-    for s in (0, 1):
-        if levels[s] is not None and state.bids[s] is None:
-            return s, levels[s]
+    for s, level in enumerate(levels):
+        if level is not None and state.bids[s] is None:
+            return s, level
     return None
 
 

@@ -25,7 +25,7 @@ from .values import STRATAGEM_BY_KEY, state_arg
 SETTING_WORDS: Mapping[str, str] = MappingProxyType({**TIER_NAMES, **MANEUVER_NAMES})
 
 
-def record_part(state: Any, game: Any) -> tuple[tuple[str, ...], list[Section]]:
+def record_part(state: object, game: Any) -> tuple[tuple[str, ...], list[Section]]:
     """The sides' names and the record's "Armies" and "Battle log" sections of ``state`` (the
     state of ``game``, a spectator's copy)."""
     state = state_arg(state)
@@ -55,8 +55,12 @@ def record_part(state: Any, game: Any) -> tuple[tuple[str, ...], list[Section]]:
                 bid += " (" + ", ".join(getattr(STRATAGEM_BY_KEY.get(k), "name", k) for k in week.stratagems[s]) + ")"
             if week.read_as[s] != week.maneuvers[s]:
                 bid += f", read as {MANEUVER_NAMES.get(week.read_as[s], week.read_as[s])}"
-            dice = dice_text(week.dice[s]) or "no dice"
-            line = (f"{names[s]}: {bid}; {plural(week.pools[s].dice, 'die', 'dice')} rolled: {dice} → "
+            rolled = plural(week.pools[s].dice, 'die', 'dice')
+            if week.dice is None:  # HR-AI-7: the table's own dice, entered as their successes only
+                rolled += " rolled at the table, successes entered"
+            else:
+                rolled += f" rolled: {dice_text(week.dice[s]) or 'no dice'}"
+            line = (f"{names[s]}: {bid}; {rolled} → "
                     f"{plural(week.successes[s], 'success', 'successes')}; reads “{week.cells[s].text}”; "
                     f"takes {plural(week.taken[s], 'casualty', 'casualties')}")
             if week.mitigated[s]:

@@ -46,7 +46,7 @@ from ..text import brief_repr, text_problem
 from .rules import bid_pools, count_successes, counter_problem, stratagem_problem, success_setting
 from .setup import MAX_UNITS, unit_json
 from .tables import MANEUVERS, TURN_PHASES
-from .values import DICE_TABLE, STRATAGEM_ORDER, BattleState, maneuver_arg, rules_arg, side_arg, state_arg
+from .values import DICE_TABLE, STRATAGEM_ORDER, BattleState, maneuver_arg, per_side, rules_arg, side_arg, state_arg
 from .week import read_tables
 
 ACTION_TYPES = ("bid", "reveal", "counter_attack", "roll", "leave", "join", "correct", "phase")
@@ -153,9 +153,9 @@ def _norm_roll(state: BattleState, action: Mapping[str, Any], rules: Mapping[str
         given = action["successes"]
         if not isinstance(given, (list, tuple)) or len(given) != 2:
             raise ActionError("The successes must be two numbers, one per army")
-        successes = tuple(referee.whole(given[s], f"{names[s]}'s successes", 0, pools[s].dice, rule="AI-6")
-                          for s in (0, 1))  # type: ignore[assignment]
-        out["successes"] = list(successes)  # type: ignore[arg-type]
+        successes = per_side(lambda s: referee.whole(given[s], f"{names[s]}'s successes", 0, pools[s].dice,
+                                                     rule="AI-6"))
+        out["successes"] = list(successes)
     elif settings.get("dice") == DICE_TABLE:
         raise RuleError("HR-AI-7", "this battle is played with the table's own dice: enter each side's dice "
                                    "(or successes)")
@@ -165,7 +165,7 @@ def _norm_roll(state: BattleState, action: Mapping[str, Any], rules: Mapping[str
         given = action["ranges"]
         if not isinstance(given, (list, tuple)) or len(given) != 2:
             raise ActionError("The range rolls must be two entries, one per army (null: none or the app's roll)")
-        spans = read_tables(state, state.bids, state.switched, successes).ranges  # type: ignore[arg-type]
+        spans = read_tables(state, state.bids, state.switched, successes).ranges  # type: ignore[arg-type]  # revealed
         ranges: list[int | None] = []
         for s in (0, 1):
             value, span = given[s], spans[s]
@@ -259,18 +259,13 @@ def normalize_action(state: BattleState, action: Mapping[str, Any],
         if any(b is not None and b.sealed for b in state.bids):
             raise RuleError("AI-7", "a spectator's copy does not reveal a sealed bid")
         return {"type": "reveal"}
-    if kind == "counter_attack":
+    if kind in ("counter_attack", "leave"):  # a side's move: AI-16's switch, or leaving the battle
         referee.only(action, ("side",))
         side = _side_field(action)
-        check_counter_attack(state, side)
-        return {"type": "counter_attack", "side": side}
+        (check_counter_attack if kind == "counter_attack" else check_leave)(state, side)
+        return {"type": kind, "side": side}
     if kind == "roll":
         return _norm_roll(state, action, rules_arg(rules))
-    if kind == "leave":
-        referee.only(action, ("side",))
-        side = _side_field(action)
-        check_leave(state, side)
-        return {"type": "leave", "side": side}
     if kind == "join":
         return _norm_join(state, action)
     if kind == "correct":
@@ -321,7 +316,7 @@ def check_counter_attack(state: BattleState, side: int) -> None:
         raise RuleError("AI-16", "Counter Attack switches to Attack after the reveal")
     if state.switched[side]:
         raise RuleError("AI-16", f"{state.armies[side].name} has already switched to Attack")
-    problem = counter_problem(state, side, state.bids)  # type: ignore[arg-type]
+    problem = counter_problem(state, side, state.bids)  # type: ignore[arg-type]  # revealed: both bids are in
     if problem:
         raise RuleError("AI-16", problem.split(": ", 1)[1])
 

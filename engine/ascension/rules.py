@@ -53,6 +53,7 @@ from .values import (
     bool_arg,
     int_arg,
     maneuver_arg,
+    per_side,
     rules_arg,
     side_arg,
     state_arg,
@@ -252,7 +253,7 @@ def success_setting(rules: Mapping[str, Any] | None = None) -> tuple[int, int]:
     if not isinstance(value, str) or value not in {c for c, _ in _SUCCESS_CHOICES}:
         raise SettingsError(f"AI-6: {brief_repr(value)} is not a dice setting")
     match = re.fullmatch(r"d(\d+)/(\d+)\+", value)
-    return int(match.group(1)), int(match.group(2))  # type: ignore[union-attr]
+    return int(match.group(1)), int(match.group(2))  # type: ignore[union-attr]  # every choice matches
 
 
 def _die_target(die: Any, target: Any) -> tuple[int, int]:
@@ -614,10 +615,12 @@ def bid_pools(state: BattleState, bids: tuple[Bid | None, Bid | None] | None = N
     missing or sealed."""
     bids = state.bids if bids is None else bids
     switched = state.switched if switched is None else switched
-    if bids[0] is None or bids[1] is None or bids[0].sealed or bids[1].sealed:
+    first, second = bids
+    if first is None or second is None or first.sealed or second.sealed:
         raise RuleError("AI-7", "both sides must declare (and reveal) before the roll")
-    return tuple(pool_of(state, s, bids[s].maneuver, bids[s].stratagems, switched[s], bids[s].rearguard)  # type: ignore
-                 for s in (0, 1))
+    declared = (first, second)
+    return per_side(lambda s: pool_of(state, s, declared[s].maneuver, declared[s].stratagems, switched[s],
+                                      declared[s].rearguard))
 
 
 def week_pools(state: BattleState) -> tuple[Pool, Pool]:

@@ -210,7 +210,7 @@ def jibril_division(name: str | None = None) -> dict[str, Any]:
     """
     if name is not None:
         name = setup_text(name, "Jibril division", "name", error=ArgumentError, max_len=_TEXT_MAX)
-    unit = dict(JIBRIL_DIVISION)
+    unit: dict[str, Any] = dict(JIBRIL_DIVISION)
     unit["traits"] = list(unit["traits"])
     if name:
         unit["name"] = name

@@ -16,14 +16,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from ..game import ActionError, ArgumentError, Game, freeze
+from ..game import ActionError, ArgumentError, Game, freeze, replaced
+from ..referee import index_in, listed_count
 from ..rules import resolve_rules
 from ..text import brief_repr
 from .referee import normalize_action
 from .rules import VARIANT_BY_KEY, VARIANTS, bid_pools, count_successes, success_setting
 from .setup import MAX_UNITS, make_army, make_unit, normalize_setup
 from .tables import TURN_PHASES
-from .values import KIND, BattleState, Bid, Rolls, Unit, int_arg, rules_arg, state_arg
+from .values import KIND, BattleState, Bid, Rolls, Unit, int_arg, per_side, rules_arg, state_arg
 from .week import line_notes, line_up, read_tables, resolve
 
 
@@ -36,22 +37,18 @@ def start(setup: Mapping[str, Any], rules: Mapping[str, Any] | None = None,
           rng: random.Random | None = None) -> BattleState:
     """Week 1, both sides to declare."""
     setup = normalize_setup(setup)
-    armies = tuple(make_army(raw) for raw in setup["armies"])
+    armies = per_side(lambda s: make_army(setup["armies"][s]))
     rules = dict(resolve_rules(VARIANTS, rules_arg(rules)))
     return BattleState(
-        armies=armies,  # type: ignore[arg-type]
-        damage=tuple(tuple(0 for _ in a.units) for a in armies),  # type: ignore[arg-type]
-        destroyed=tuple(tuple(False for _ in a.units) for a in armies),  # type: ignore[arg-type]
+        armies=armies,
+        damage=per_side(lambda s: tuple(0 for _ in armies[s].units)),
+        destroyed=per_side(lambda s: tuple(False for _ in armies[s].units)),
         vanguards=(armies[0].vanguard, armies[1].vanguard),
         rearguards=(armies[0].rearguard, armies[1].rearguard),
         week=1, phase="bid", bids=(None, None), switched=(False, False), weeks=(), phases_done=(),
         rules=tuple(sorted((key, freeze(value)) for key, value in rules.items())),  # house tables frozen
         spectator=bool(setup.get("spectator")),
         old_rulings=bool(setup.get("old_rulings")))
-
-
-def _set(items: tuple, index: int, value: Any) -> tuple:
-    return items[:index] + (value,) + items[index + 1:]
 
 
 def step(state: BattleState, action: Mapping[str, Any], rules: Mapping[str, Any] | None = None,
@@ -84,11 +81,11 @@ def _step_bids(state: BattleState, action: Mapping[str, Any], kind: str) -> Batt
         side = action["side"]
         bid = Bid("", (), None, True) if action.get("sealed") else \
             Bid(action["maneuver"], tuple(action["stratagems"]), action.get("rearguard"))
-        return replace(state, bids=_set(state.bids, side, bid), whys=_set(state.whys, side, action.get("why", "")))
+        return replace(state, bids=replaced(state.bids, side, bid), whys=replaced(state.whys, side, action.get("why", "")))
     if kind == "reveal":
         return replace(state, phase="revealed")
     if kind == "counter_attack":
-        return replace(state, switched=_set(state.switched, action["side"], True))
+        return replace(state, switched=replaced(state.switched, action["side"], True))
     done = set(state.phases_done) ^ {action["index"]}
     return replace(state, phases_done=tuple(sorted(done)))
 
@@ -114,16 +111,16 @@ def _step_armies(state: BattleState, action: Mapping[str, Any], kind: str,
         unit = make_unit(action["unit"])
         damage = state.damage[side]
         if not unit.size:
-            damage = _set(damage, index, 0)  # only size carries damage (AI-14)
+            damage = replaced(damage, index, 0)  # only size carries damage (AI-14)
         text = f"{army.name}: {army.units[index].name} corrected ({_describe_change(army.units[index], unit)})"
-        return _change_armies(state, side, _set(army.units, index, unit), damage, state.destroyed[side], text)
+        return _change_armies(state, side, replaced(army.units, index, unit), damage, state.destroyed[side], text)
     raise ActionError(f"Unknown battle action: {brief_repr(kind)}")  # normalize_action let through a type step forgot
 
 
 def _after_roll(state: BattleState, action: Mapping[str, Any], rng: random.Random | None) -> BattleState:
     settings = state.settings
     die, target = success_setting(settings)
-    bids: tuple[Bid, Bid] = state.bids  # type: ignore[assignment]
+    bids: tuple[Bid, Bid] = state.bids  # type: ignore[assignment]  # the roll follows the reveal of both
     pools = bid_pools(state)
     dice: tuple[tuple[int, ...], tuple[int, ...]] | None
     if "dice" in action:
@@ -133,7 +130,7 @@ def _after_roll(state: BattleState, action: Mapping[str, Any], rng: random.Rando
     else:
         if rng is None:
             raise ArgumentError("step needs the game's random generator to roll")
-        dice = tuple(tuple(rng.randint(1, die) for _ in range(p.dice)) for p in pools)  # type: ignore[assignment]
+        dice = per_side(lambda s: tuple(rng.randint(1, die) for _ in range(pools[s].dice)))
     if dice is not None:
         successes = (count_successes(dice[0], die, target), count_successes(dice[1], die, target))
     else:
@@ -164,13 +161,13 @@ def _after_roll(state: BattleState, action: Mapping[str, Any], rng: random.Rando
 def _change_armies(state: BattleState, side: int, units: tuple[Unit, ...], damage: tuple[int, ...],
                    destroyed: tuple[bool, ...], text: str) -> BattleState:
     army = replace(state.armies[side], units=units)
-    armies = _set(state.armies, side, army)
-    new = replace(state, armies=armies, damage=_set(state.damage, side, damage),
-                  destroyed=_set(state.destroyed, side, destroyed))
+    armies = replaced(state.armies, side, army)
+    new = replace(state, armies=armies, damage=replaced(state.damage, side, damage),
+                  destroyed=replaced(state.destroyed, side, destroyed))
     vanguard, rearguard = line_up(army, destroyed, state.vanguards[side], state.rearguards[side])
     notes = line_notes(new, side, (state.vanguards[side], state.rearguards[side]), (vanguard, rearguard), destroyed)
-    return replace(new, vanguards=_set(state.vanguards, side, vanguard),
-                   rearguards=_set(state.rearguards, side, rearguard),
+    return replace(new, vanguards=replaced(state.vanguards, side, vanguard),
+                   rearguards=replaced(state.rearguards, side, rearguard),
                    changes=state.changes + ((state.week, "; ".join([text] + notes)),))
 
 
@@ -186,6 +183,11 @@ def _describe_change(old: Unit, new: Unit) -> str:
     return "; ".join(parts)
 
 
+#: The history labels that say only who did it (a bid's never names its maneuver, AI-7).
+_LABELS = {"bid": "{name} declares in secret", "reveal": "both bids revealed",
+           "counter_attack": "{name} counter-attacks (AI-16)", "leave": "{name} leaves the battle"}
+
+
 def describe(state: BattleState, action: Mapping[str, Any]) -> str:
     """A short history label. A bid's label never names its maneuver (AI-7): the history is
     on screen while the other side declares."""
@@ -194,35 +196,27 @@ def describe(state: BattleState, action: Mapping[str, Any]) -> str:
         return "Unknown action"
     kind = action.get("type")
     prefix = f"Week {state.week} · "
-    side = action.get("side")
-    name = state.armies[side].name if side in (0, 1) and isinstance(side, int) and not isinstance(side, bool) else "?"
-    if kind == "bid":
-        return f"{prefix}{name} declares in secret"
-    if kind == "reveal":
-        return f"{prefix}both bids revealed"
-    if kind == "counter_attack":
-        return f"{prefix}{name} counter-attacks (AI-16)"
+    side = index_in(action.get("side"), state.armies)
+    army = state.armies[side] if side is not None else None
+    name = army.name if army is not None else "?"
+    if isinstance(kind, str) and kind in _LABELS:
+        return prefix + _LABELS[kind].format(name=name)
     if kind == "roll":
         entered = "dice" in action or "successes" in action
         label = f"{prefix}{'dice entered' if entered else 'roll'}"
         return label + (" (kept as played before the AI-19 ruling)" if state.old_rulings else "")
-    if kind == "leave":
-        return f"{prefix}{name} leaves the battle"
     if kind == "join":
         unit = action.get("unit")
         uname = unit.get("name") if isinstance(unit, Mapping) and isinstance(unit.get("name"), str) else "a unit"
         return f"{prefix}{uname} joins {name}"
     if kind == "correct":
-        index = action.get("index")
-        units = state.armies[side].units if name != "?" else ()
-        uname = units[index].name if isinstance(index, int) and not isinstance(index, bool) \
-            and 0 <= index < len(units) else "a unit"
+        units = army.units if army is not None else ()
+        index = index_in(action.get("index"), units)
+        uname = units[index].name if index is not None else "a unit"
         return f"{prefix}{name}: {uname} corrected"
     if kind == "phase":
-        index = action.get("index")
-        label = TURN_PHASES[index] if isinstance(index, int) and not isinstance(index, bool) \
-            and 0 <= index < len(TURN_PHASES) else "?"
-        return f"{prefix}turn phase: {label}"
+        index = index_in(action.get("index"), TURN_PHASES)
+        return f"{prefix}turn phase: {TURN_PHASES[index] if index is not None else '?'}"
     return "Unknown action"
 
 
@@ -292,12 +286,7 @@ def replay_work(setup: Mapping[str, Any], actions: Iterable[Any]) -> int:
     than the setup's armies and the actions' types."""
     if isinstance(actions, (str, bytes, Mapping)) or not isinstance(actions, Iterable):
         raise ArgumentError(f"The actions must be a list of actions (got {brief_repr(actions)})")
-    units = 0
-    armies = setup.get("armies") if isinstance(setup, Mapping) else None
-    for army in armies if isinstance(armies, (list, tuple)) else ():
-        listed = army.get("units") if isinstance(army, Mapping) else None
-        units += len(listed) if isinstance(listed, (list, tuple)) else 0
-    units = min(units, 2 * MAX_UNITS)
+    units = min(listed_count(setup, "armies", "units"), 2 * MAX_UNITS)
     work = 0
     for action in actions:
         if isinstance(action, Mapping) and action.get("type") == "join":

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..game import ArgumentError, Game, replay, validate
+from ..game import Game, replay, validate
+from ..referee import old_game
 from .values import KIND
 
 _OLD_COPY_SHAPES = {"reveal": {"type"}, "counter_attack": {"type", "side"}, "leave": {"type", "side"},
@@ -67,14 +68,10 @@ def upgrade(data: Mapping[str, Any]) -> dict[str, Any]:
       and its history and log say so (:data:`~engine.ascension.OLD_RULINGS_NOTE`). A game those rulings
       do not touch is left as it is.
     """
-    if not isinstance(data, Mapping):
-        raise ArgumentError(f"An old game is an object with its kind, seed, rules, setup and actions "
-                            f"(got {type(data).__name__})")
-    out = dict(data)
-    setup = out.get("setup")
-    if not isinstance(setup, Mapping):
+    out, setup, _ = old_game(data, "An old game is an object with its kind, seed, rules, setup and actions "
+                                   f"(got {type(data).__name__})")
+    if setup is None:
         return out
-    setup = dict(setup)
     if _looks_like_old_copy(out):
         setup["spectator"] = True
     if "old_rulings" not in setup:

@@ -11,10 +11,10 @@ use is refused with :class:`~engine.game.ArgumentError`, whose message says why.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..game import ArgumentError
 from ..rules import SettingsError
@@ -29,6 +29,14 @@ KIND = "battle"
 #: What a spectator link (:func:`~engine.ascension.public_game`) shows, in the Share drawer's words.
 SPECTATOR_VIEW = ("the armies, who has declared, revealed bids, the dice and the log. A bid not yet revealed "
                   "never travels, and there is no seed.")
+
+
+_T = TypeVar("_T")
+
+
+def per_side(value: Callable[[int], _T]) -> tuple[_T, _T]:
+    """AI-1: a battle has two armies: ``(value(0), value(1))``, one figure per side."""
+    return value(0), value(1)
 
 
 # ---------------------------------------------------------------------------

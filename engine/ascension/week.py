@@ -50,6 +50,7 @@ from .values import (
     bool_arg,
     int_arg,
     maneuver_arg,
+    per_side,
     state_arg,
 )
 
@@ -68,7 +69,7 @@ class _Reading:
 
     @cached_property
     def ranges(self) -> tuple[tuple[int, int] | None, tuple[int, int] | None]:
-        return tuple(self.cells[s].effect.casualties if self.applied[s] else None for s in (0, 1))  # type: ignore
+        return per_side(lambda s: self.cells[s].effect.casualties if self.applied[s] else None)
 
 
 def bids_arg(state: BattleState, bids: Any) -> tuple[Bid, Bid]:
@@ -120,7 +121,7 @@ def counter_switches(state: BattleState, bids: tuple[Bid, Bid]) -> tuple[bool, b
 def _successes_arg(successes: Any, pools: tuple[Pool, Pool]) -> tuple[int, int]:
     if not isinstance(successes, (tuple, list)) or len(successes) != 2:
         raise ArgumentError("The successes must be a pair of numbers, one per side")
-    return tuple(int_arg(successes[s], f"AI-6: side {s}'s successes", 0, pools[s].dice) for s in (0, 1))  # type: ignore
+    return per_side(lambda s: int_arg(successes[s], f"AI-6: side {s}'s successes", 0, pools[s].dice))
 
 
 def read_tables(state: BattleState, bids: tuple[Bid, Bid], switched: tuple[bool, bool],
@@ -133,7 +134,7 @@ def read_tables(state: BattleState, bids: tuple[Bid, Bid], switched: tuple[bool,
     winner = None if margin == 0 else (0 if successes[0] > successes[1] else 1)
     general = state.armies[winner].general if winner is not None else None
     tier = victory_tier(margin, bool(general and general.skilled))
-    maneuvers = tuple("attack" if switched[s] else bids[s].maneuver for s in (0, 1))
+    maneuvers = per_side(lambda s: "attack" if switched[s] else bids[s].maneuver)
     notes: list[str] = []
     read_as = list(maneuvers)
     for s in (0, 1):
@@ -141,7 +142,7 @@ def read_tables(state: BattleState, bids: tuple[Bid, Bid], switched: tuple[bool,
                 and maneuvers[1 - s] in ("withdraw", "defend", "block")):
             read_as[s] = "skirmish"
             notes.append(f"AI-16 Harassing Fire: {state.armies[s].name} reads its result as Skirmish")
-    cells = tuple(result_cell(settings, tier, read_as[s], maneuvers[1 - s]) for s in (0, 1))
+    cells = per_side(lambda s: result_cell(settings, tier, read_as[s], maneuvers[1 - s]))
     applied = [True, True]
     if settings.get("reads") == READS_WINNER and winner is not None:
         applied[1 - winner] = False
@@ -150,7 +151,7 @@ def read_tables(state: BattleState, bids: tuple[Bid, Bid], switched: tuple[bool,
     for s in (0, 1):
         if cells[s].origin == "fallback" and applied[s] and cells[s].note not in notes:
             notes.append(cells[s].note)
-    return _Reading(pools, margin, winner, tier, maneuvers, tuple(read_as), cells, tuple(applied),  # type: ignore
+    return _Reading(pools, margin, winner, tier, maneuvers, (read_as[0], read_as[1]), cells, (applied[0], applied[1]),
                     tuple(notes))
 
 
@@ -197,14 +198,14 @@ def mitigation_by_margin(bids: tuple[Bid, Bid]) -> bool:
 def withdrew_of(reading: _Reading) -> tuple[bool, bool]:
     """AI-10/AI-15: which side's Withdraw gets away: its cell is applied and says "Withdraw
     Succeeds" (a Continuous Front only closes the defended hex to it, HR-AI-8)."""
-    return tuple(reading.applied[s] and reading.cells[s].effect.withdraw is True  # type: ignore[return-value]
-                 and reading.maneuvers[s] == "withdraw" for s in (0, 1))
+    return per_side(lambda s: reading.applied[s] and reading.cells[s].effect.withdraw is True
+                    and reading.maneuvers[s] == "withdraw")
 
 
 def last_stand_units(pool: Pool, rearguard: int | None) -> tuple[int, ...]:
     """AI-16 Last Stand: the units destroyed when the Withdraw gets away: the rearguard and
     every unit that reinforced its ``pool`` (HR-AI-9: Covering Fire's long-range units too)."""
-    return (rearguard,) + pool.reinforcing  # type: ignore[operator]
+    return pool.reinforcing if rearguard is None else (rearguard, *pool.reinforcing)
 
 
 def beaten_line(reading: _Reading, bids: tuple[Bid, Bid]) -> int | None:
@@ -367,8 +368,8 @@ def resolve(state: BattleState, bids: tuple[Bid, Bid], rolls: Rolls,
     maneuvers = reading.maneuvers
     mitigation = list(mitigation_of(bids, maneuvers, successes))
     incoming = (rolled[1], rolled[0])
-    mitigated = tuple(min(mitigation[s], incoming[s]) for s in (0, 1))
-    taken = tuple(incoming[s] - mitigated[s] for s in (0, 1))
+    mitigated = per_side(lambda s: min(mitigation[s], incoming[s]))
+    taken = per_side(lambda s: incoming[s] - mitigated[s])
     for s in (0, 1):
         if mitigated[s]:
             how = "Delay" if maneuvers[s] == "block" else "Defend"
@@ -389,9 +390,11 @@ def resolve(state: BattleState, bids: tuple[Bid, Bid], rolls: Rolls,
                          f"{names[s]} stays in Defend and the Feint has no effect")
     damage, destroyed = list(state.damage), list(state.destroyed)
     hits: list[tuple[tuple[int, int], ...]] = [(), ()]
-    rears = tuple(bids[s].rearguard if maneuvers[s] == "withdraw" else None for s in (0, 1))
+    named = [bids[s].rearguard if maneuvers[s] == "withdraw" else None for s in (0, 1)]
+    rears = (named[0], named[1])
     for s in (0, 1):
-        first = rears[s] if rears[s] is not None else state.vanguards[s]
+        rear = rears[s]
+        first = rear if rear is not None else state.vanguards[s]
         damage[s], destroyed[s], hits[s] = land(state, s, taken[s], first, damage[s], destroyed[s])
     withdrew = list(withdrew_of(reading))
     for s in (0, 1):
@@ -410,8 +413,8 @@ def resolve(state: BattleState, bids: tuple[Bid, Bid], rolls: Rolls,
                          f"{names[loser]} does not fall back (kept as played)")
         else:
             fell_back[loser] = True
-    lost = tuple(tuple(state.armies[s].units[i].name for i in range(len(destroyed[s]))
-                       if destroyed[s][i] and not state.destroyed[s][i]) for s in (0, 1))
+    lost = per_side(lambda s: tuple(state.armies[s].units[i].name for i in range(len(destroyed[s]))
+                                    if destroyed[s][i] and not state.destroyed[s][i]))
     lines = [line_up(state.armies[s], destroyed[s], state.vanguards[s], state.rearguards[s]) for s in (0, 1)]
     for s in (0, 1):
         notes.extend(line_notes(state, s, (state.vanguards[s], state.rearguards[s]), lines[s], destroyed[s]))
@@ -440,8 +443,8 @@ def resolve(state: BattleState, bids: tuple[Bid, Bid], rolls: Rolls,
         week=week, maneuvers=maneuvers, read_as=reading.read_as, stratagems=(bids[0].stratagems, bids[1].stratagems),
         pools=reading.pools, dice=rolls.dice, successes=successes, margin=reading.margin, winner=reading.winner,
         tier=reading.tier, cells=reading.cells, applied=reading.applied, ranges=ranges,
-        rolled=(rolled[0], rolled[1]), mitigation=(mitigation[0], mitigation[1]), mitigated=mitigated,  # type: ignore
-        taken=taken, hits=(hits[0], hits[1]), lost=lost, withdrew=(withdrew[0], withdrew[1]),  # type: ignore
+        rolled=(rolled[0], rolled[1]), mitigation=(mitigation[0], mitigation[1]), mitigated=mitigated,
+        taken=taken, hits=(hits[0], hits[1]), lost=lost, withdrew=(withdrew[0], withdrew[1]),
         fell_back=(fell_back[0], fell_back[1]), notes=tuple(notes), headline=headline, ended=ended, how=how,
-        damage=(damage[0], damage[1]), destroyed=(destroyed[0], destroyed[1]),  # type: ignore[arg-type]
+        damage=(damage[0], damage[1]), destroyed=(destroyed[0], destroyed[1]),
         vanguards=(lines[0][0], lines[1][0]), rearguards=(lines[0][1], lines[1][1]), rearguards_used=rears)

@@ -75,7 +75,7 @@ def dummy_spoils(state: CampaignState, decisive: bool,
     human = 0
     stake = state.stakes[human]
 
-    def tie_words(candidates, tied, rolls, index) -> str:
+    def tie_words(candidates: list[tuple[str, Card]], tied: list[int], rolls: list[int], index: int) -> str:
         if len(tied) == 1:
             return ""
         names = " and ".join(f"the {candidates[i][1].label} ({candidates[i][0]})" for i in tied)
@@ -90,6 +90,8 @@ def dummy_spoils(state: CampaignState, decisive: bool,
         why = (f" — decisive, so the stake and the highest pool card (CMP-9, CMP-10)"
                f"{tie_words(pool, tied, rolls, index)}")
         return True, pool_card, why
+    if stake is None:
+        raise CampaignError(f"{state.name(human)}'s stake is not out: the dummy chooses its spoils after a battle (CMP-9)")
     candidates = [(f"{state.name(human)}'s stake", stake)] + [("pool", card) for card in state.pool]
     index, tied, rolls = dummy_pick(candidates, roll_die)
     why = f" — the highest card it may take (CMP-9, CMP-10){tie_words(candidates, tied, rolls, index)}"

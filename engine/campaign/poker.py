@@ -22,7 +22,8 @@ and four times, and one per suit — so a straight is five set bits in a row
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any, NoReturn
 
 from ..cards import Card, CardError, Rank, Suit, parse_card
 from ..text import brief_repr
@@ -82,6 +83,10 @@ class Hand:
     """
 
     __slots__ = ("_key", "_source", "_suit", "_cards")
+    _key: int  # the CMP-8 order in one number (see key)
+    _source: tuple[Card, ...]  # the cards the hand was picked from
+    _suit: int  # a flush's suit (index into _SUITS), -1 for none
+    _cards: tuple[Card, ...]  # the five cards, picked on first use
 
     def __init__(self, category: str, cards: Iterable[Card | str], ranks: Iterable[int]):
         """A hand from its parts (checked against each other); :func:`best_hand` is the usual way."""
@@ -98,17 +103,17 @@ class Hand:
             _set(self, name, getattr(found, name))
 
     @classmethod
-    def _make(cls, key: int, source: tuple, suit: int) -> Hand:
+    def _make(cls, key: int, source: tuple[Card, ...], suit: int) -> Hand:
         hand = _new(cls)
         _set(hand, "_key", key)
         _set(hand, "_source", source)
         _set(hand, "_suit", suit)
         return hand
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> NoReturn:
         raise AttributeError("A Hand cannot be changed")
 
-    def __delattr__(self, name):
+    def __delattr__(self, name: str) -> NoReturn:
         raise AttributeError("A Hand cannot be changed")
 
     @property
@@ -142,32 +147,32 @@ class Hand:
             _set(self, "_cards", cards)
             return cards
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, Hand):
             return NotImplemented
         return self._key == other._key
 
-    def __ne__(self, other):
+    def __ne__(self, other: object) -> bool:
         if not isinstance(other, Hand):
             return NotImplemented
         return self._key != other._key
 
-    def __lt__(self, other):
+    def __lt__(self, other: object) -> bool:
         if not isinstance(other, Hand):
             return NotImplemented
         return self._key < other._key
 
-    def __le__(self, other):
+    def __le__(self, other: object) -> bool:
         if not isinstance(other, Hand):
             return NotImplemented
         return self._key <= other._key
 
-    def __gt__(self, other):
+    def __gt__(self, other: object) -> bool:
         if not isinstance(other, Hand):
             return NotImplemented
         return self._key > other._key
 
-    def __ge__(self, other):
+    def __ge__(self, other: object) -> bool:
         if not isinstance(other, Hand):
             return NotImplemented
         return self._key >= other._key
@@ -175,7 +180,7 @@ class Hand:
     def __hash__(self) -> int:
         return hash(self._key)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[Iterable[Card | str]], Hand], tuple[tuple[Card, ...]]]:
         return (best_hand, (self.cards,))
 
     def __repr__(self) -> str:
@@ -226,7 +231,7 @@ def _cards(cards: object) -> tuple[Card, ...]:
         raise HandError('Give the cards as a list, e.g. parse_cards("AS KH 10D 9C 2S") '
                         f"(got {type(cards).__name__})")
     try:
-        items = tuple(cards)  # type: ignore[arg-type]
+        items: tuple[Any, ...] = tuple(cards)  # type: ignore[arg-type]  # any iterable; TypeError caught
     except TypeError:
         raise HandError(f"Not a list of cards: {type(cards).__name__} (give cards like AS KH 10D)") from None
     return tuple(_card(c) for c in items)
@@ -235,7 +240,7 @@ def _cards(cards: object) -> tuple[Card, ...]:
 def _ranks(ranks: object) -> tuple[int, ...]:
     """Five ranks as whole numbers from 2 to 14 (ace high)."""
     try:
-        items = tuple(ranks)  # type: ignore[arg-type]
+        items: tuple[Any, ...] = tuple(ranks)  # type: ignore[arg-type]  # any iterable; TypeError caught
     except TypeError:
         raise HandError("The ranks must be a list of five whole numbers from 2 to 14") from None
     if not all(isinstance(r, int) and not isinstance(r, bool) and 2 <= r <= 14 for r in items):
@@ -290,14 +295,14 @@ def best_hand(cards: Iterable[Card | str]) -> Hand:
         return best_hand([_card(c) for c in cards])  # tokens, or not cards at all
     if card is not None:
         raise HandError(f"The {card.label} is given twice (a deck has one of each card)")
-    return _evaluate(cards, s0, s1, s2, s3)
+    return _evaluate(cards, s0, s1, s2, s3)  # type: ignore[arg-type]  # each passed the Card check above
 
 
 _S, _H, _D, _C = _SUITS
 _Card = Card
 
 
-def _evaluate(cards: tuple, s0: int, s1: int, s2: int, s3: int) -> Hand:
+def _evaluate(cards: tuple[Card, ...], s0: int, s1: int, s2: int, s3: int) -> Hand:
     """The hand from the rank masks of the four suits (bit r set = rank r held)."""
     make = Hand._make
     # Flushes (and straight flushes): a suit with five cards or more.
@@ -374,13 +379,13 @@ def _flush_key(mask: int) -> int:
     return 5 << 20 | r1 << 16 | r2 << 12 | r3 << 8 | r4 << 4 | r5
 
 
-def _pick(cards: tuple, ranks: tuple[int, ...], suit: int) -> tuple[Card, ...]:
+def _pick(cards: tuple[Card, ...], ranks: tuple[int, ...], suit: int) -> tuple[Card, ...]:
     """The five cards of a hand with these ``ranks`` (of ``suit`` for a flush)."""
     wanted_suit = _SUITS[suit] if suit >= 0 else None
     slots: dict[int, list[Card]] = {}
     for rank in ranks:
         slots.setdefault(rank, [])
-    need = {}
+    need: dict[int, int] = {}
     for rank in ranks:
         need[rank] = need.get(rank, 0) + 1
     for card in cards:

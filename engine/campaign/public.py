@@ -25,7 +25,7 @@ def player_cards(state: CampaignState, player: int) -> tuple[Card, ...]:
     return state_arg(state).cards_of(player_arg(player))
 
 
-def visible_cards(state: CampaignState, player: int) -> frozenset:
+def visible_cards(state: CampaignState, player: int) -> frozenset[Card]:
     """Every card ``player`` has seen: own cards, the pool, and every card ever face up."""
     state = state_arg(state)
     return frozenset(player_cards(state, player)) | frozenset(state.pool) | state.seen

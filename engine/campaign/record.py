@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from ..record import Section
 
 
-def record_part(state: Any, game: Any) -> tuple[tuple[str, ...], list[Section]]:
+def record_part(state: object, game: Any) -> tuple[tuple[str, ...], list[Section]]:
     """The players and the record's sections of a campaign ``state`` (the replay of the
     spectator copy ``game``): "The table" and the "Campaign log"."""
     # engine.record is imported here, when a record is made, not with the system: it imports

@@ -207,10 +207,10 @@ def _flush_ways(taken: list[tuple[int, int]], avail: Mapping[int, int], own_suit
         singles.append((s, flush, straight))
     flush_total = sum(f for _, f, _ in singles)
     straight_total = sum(sf for _, _, sf in singles)
-    suits = [s for s, _, _ in singles]
+    flush_suits = [s for s, _, _ in singles]
     # Two suits (or more) can flush together only with enough cards for both.
-    for size in range(2, len(suits) + 1):
-        for group in itertools.combinations(suits, size):
+    for size in range(2, len(flush_suits) + 1):
+        for group in itertools.combinations(flush_suits, size):
             need = sum(max(0, TREATY_CARDS - own_suit[s].bit_count()) for s in group)
             if need > random_cards:
                 continue
@@ -220,7 +220,7 @@ def _flush_ways(taken: list[tuple[int, int]], avail: Mapping[int, int], own_suit
     return flush_total, straight_total
 
 
-def _odds(own: tuple[Card, ...], unseen: tuple[Card, ...], random_cards: int) -> Counter:
+def _odds(own: tuple[Card, ...], unseen: tuple[Card, ...], random_cards: int) -> Counter[int]:
     """Ways (out of C(len(unseen), random_cards)) of each category strength."""
     avail: dict[int, int] = {}
     for card in unseen:
@@ -229,7 +229,7 @@ def _odds(own: tuple[Card, ...], unseen: tuple[Card, ...], random_cards: int) ->
     own_suit = [0, 0, 0, 0]
     for card in own:
         own_suit[_SUITS.index(card.suit)] |= 1 << int(card.rank)
-    found: Counter = Counter()
+    found: Counter[int] = Counter()
     five = len(own) + random_cards == TREATY_CARDS
     ranks = sorted(avail)
     for drawn in itertools.combinations_with_replacement(ranks, random_cards):

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..cards import Card, CardError, parse_card, shuffled_deck
-from ..game import FrozenDict, Game, RuleError, SetupError
+from ..game import FrozenDict, Game, RuleError, SetupError, replaced
 from ..text import brief_repr, plural
 from .opponent import dummy_spoils
 from .poker import best_hand
@@ -41,10 +41,6 @@ from .values import (
 
 # ---------------------------------------------------------------------------
 # Moving cards
-
-
-def _set(items: tuple, index: int, value: Any) -> tuple:
-    return items[:index] + (value,) + items[index + 1:]
 
 
 _SPECTATOR_END = "this spectator view ends here: the link shows only what had happened when it was shared"
@@ -94,11 +90,11 @@ def _log(state: CampaignState, text: str, rule: str, cards: Iterable[Card] = ())
 def _add_to_hand(state: CampaignState, player: int, cards: Iterable[Card]) -> CampaignState:
     """Face-up cards into a hand: they are counted, and known to be there."""
     cards = tuple(cards)
-    counts = _set(state.counts, player, state.counts[player] + len(cards))
-    known = _set(state.known, player, hand_order(state.known[player] + cards))
+    counts = replaced(state.counts, player, state.counts[player] + len(cards))
+    known = replaced(state.known, player, hand_order(state.known[player] + cards))
     if not state.hands_known:
         return replace(state, counts=counts, known=known)
-    hands = _set(state.hands, player, hand_order(state.hands[player] + cards))
+    hands = replaced(state.hands, player, hand_order(state.hands[player] + cards))
     return replace(state, hands=hands, counts=counts, known=known)
 
 
@@ -178,7 +174,7 @@ def _settle(state: CampaignState, winner: int, take_stake: bool, pool_card: Card
     """CMP-4/CMP-5/CMP-2: move the spoils, return the stakes, refill the pool, check the last card."""
     loser = 1 - winner
     win, lose = state.name(winner), state.name(loser)
-    stakes = state.stakes
+    stakes = state.staked()
     taken: list[Card] = []
     at = 0
     if take_stake:
@@ -293,7 +289,8 @@ def _battle(state: CampaignState, action: Mapping[str, Any], rng: random.Random 
     if winner is None:
         state = _log(state, f"Battle {state.battle} is drawn: no card moves; it counts as a battle fought "
                             "(CMP-11)", "CMP-5")
-        returned = [(p, state.stakes[p]) for p in (0, 1)]
+        stakes = state.staked()
+        returned = [(p, stakes[p]) for p in (0, 1)]
         for p, card in returned:
             state = _add_to_hand(state, p, (card,))
         state = replace(state, stakes=(None, None))
@@ -443,7 +440,7 @@ def _lay(state: CampaignState, action: Mapping[str, Any]) -> CampaignState:
     drawn = tuple(parse_card(t) for t in action["drawn"])
     name = state.name(player)
     state = replace(state, laid=state.laid + ((hand, drawn),), seen=state.seen | set(hand) | set(drawn),
-                    counts=_set(state.counts, player, len(hand) + len(drawn)))
+                    counts=replaced(state.counts, player, len(hand) + len(drawn)))
     state = _log(state, f"At the table {name} lays down {plural(len(hand), 'card')}: "
                         + " ".join(c.label for c in hand), "CMP-7", hand)
     if drawn:
@@ -573,12 +570,13 @@ def standing(state: CampaignState) -> str:
     state = state_arg(state)
     counts = f"{state.name(0)} {plural(state.card_count(0), 'card')}, {state.name(1)} {state.card_count(1)}"
     if state.phase == "over":
-        if state.treaty is None:
-            return (f"Over · {state.name(state.winner)} won: {state.name(1 - state.winner)} lost the last card "
-                    f"in battle {state.battle}")
-        if state.winner is None:
+        winner = state.winner
+        if winner is None:  # CMP-8: only a treaty of equal hands ends in a draw
             return f"Over · the treaty is a draw after {plural(state.fought, 'battle')}"
-        return f"Over · {state.name(state.winner)} won at the negotiating table after {plural(state.fought, 'battle')}"
+        if state.treaty is None:
+            return (f"Over · {state.name(winner)} won: {state.name(1 - winner)} lost the last card "
+                    f"in battle {state.battle}")
+        return f"Over · {state.name(winner)} won at the negotiating table after {plural(state.fought, 'battle')}"
     if state.phase == "exhaustion":
         return f"Battle {state.fought} fought · exhaustion roll · {counts}"
     if state.phase == "exhausted":

@@ -9,7 +9,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..game import Game, replay
-from .values import KIND, LEGACY, CampaignError
+from ..referee import old_game
+from .values import KIND, LEGACY
 
 #: The fields of schema-2 actions (before the players' own deck): what :func:`upgrade` keeps.
 _OLD_FIELDS = {"battle": ("type", "winner", "troops"), "take": ("type", "stake", "pool"),
@@ -44,11 +45,8 @@ def upgrade(data: Mapping[str, Any]) -> dict[str, Any]:
     "certain-roll"]``), and its log says so. Fields the earlier version ignored are
     left out of its actions.
     """
-    if not isinstance(data, Mapping):
-        raise CampaignError("upgrade takes a saved game as a dict")
-    out = dict(data)
-    setup, actions = out.get("setup"), out.get("actions")
-    if not isinstance(setup, Mapping) or not isinstance(actions, (list, tuple)):
+    out, setup, actions = old_game(data, "upgrade takes a saved game as a dict")
+    if setup is None or actions is None:
         return out
     cleaned = [_old_action(a) for a in actions]
     out["actions"] = cleaned

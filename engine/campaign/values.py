@@ -12,7 +12,8 @@ from types import MappingProxyType
 from typing import Any
 
 from ..cards import Card, CardError, clean_cards
-from ..game import ArgumentError
+from ..game import ActionError, ArgumentError
+from ..rules import Variant
 from ..text import brief_repr
 from .poker import Hand
 
@@ -31,7 +32,7 @@ DECKS: Mapping[str, str] = MappingProxyType({
 })
 
 #: RULES.md has no campaign variants.
-VARIANTS: tuple = ()
+VARIANTS: tuple[Variant, ...] = ()
 
 #: CMP-1: hidden cards dealt to each player, and face-up cards in the pool.
 HAND_SIZE = 6
@@ -178,14 +179,14 @@ class CampaignState:
     treaty: Treaty | None = None
     winner: int | None = None
     result: str = ""
-    seen: frozenset = frozenset()
+    seen: frozenset[Card] = frozenset()
     public: bool = False
     script: Mapping[str, Any] | None = None
     history: Mapping[str, Any] | None = None
     known: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())
-    legacy: frozenset = frozenset()
+    legacy: frozenset[str] = frozenset()
     deck_mode: str = "app"
-    laid: tuple = ()
+    laid: tuple[tuple[tuple[Card, ...], tuple[Card, ...]], ...] = ()  # (hand, drawn) per player, in order
     refill_at: int | None = None
 
     @property
@@ -215,6 +216,13 @@ class CampaignState:
 
     def name(self, player: int) -> str:
         return self.players[player_arg(player)]
+
+    def staked(self) -> tuple[Card, Card]:
+        """CMP-3: both players' stakes, out on the table from the stakes until the spoils."""
+        first, second = self.stakes
+        if first is None or second is None:
+            raise ActionError("The stakes are not both out yet (CMP-3)")
+        return first, second
 
 
 # ---------------------------------------------------------------------------

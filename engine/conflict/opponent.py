@@ -92,7 +92,7 @@ def _side_number(side: Any) -> int:
     return side
 
 
-def _game(game: Any):
+def _game(game: Any) -> Game:
     if not isinstance(game, Game) or game.kind != KIND:
         raise ArgumentError(f"Not a conflict game: {type(game).__name__} (make one with new_game)")
     return game
@@ -411,7 +411,7 @@ class _Table:
     rating changes.
     """
 
-    def __init__(self, rules: tuple, sides: tuple[Side, ...], scope: Scope):
+    def __init__(self, rules: tuple[tuple[str, Any], ...], sides: tuple[Side, ...], scope: Scope):
         settings = dict(rules)
         self.trump_of = tuple(SUITS.index(trumps(suit, settings)) for suit in SUITS)
         self.trumped_by = tuple(SUITS.index(trumped_by(suit, settings)) for suit in SUITS)
@@ -468,7 +468,7 @@ class _Table:
         # Normal's cost of spending a card, per side and per suit the round is about
         # (index 4: not opened yet): same suit as the current card / a trump. Built on use.
         self._costs: dict[tuple[int, int], tuple[tuple[float, ...], tuple[float, ...]]] = {}
-        self._orders = [[[None] * 52 for _ in range(5)] for _ in sides]
+        self._orders: list[list[list[list[int] | None]]] = [[[None] * 52 for _ in range(5)] for _ in sides]
         self.sides_key = ";".join(
             f"{s.name}|{s.scope.value}|" + ",".join(
                 f"{pl.name}:" + ".".join(f"{o.suit.letter}{o.power}" for o in pl.organizations)
@@ -491,7 +491,7 @@ class _Table:
             return 0.0  # HR-OIC-1: nothing at stake
         if first == last:
             return self.stake[side][winner][first][0]
-        return self.stake[side][1 - winner][last][1]
+        return self.stake[side][1 - winner][last][1]  # type: ignore[index]  # a round with a first suit has a last card
 
     def costs(self, side: int, key: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
         """Normal's cost of each card for *side* (same suit as the current card, or a trump).
@@ -531,7 +531,7 @@ class _Table:
         return self.trump_of[suit] == cur_suit
 
 
-_TABLES: dict[tuple, _Table] = {}
+_TABLES: dict[tuple[Any, ...], _Table] = {}
 
 
 def _table(obs: Observation) -> _Table:
@@ -553,9 +553,9 @@ class _Round:
         chain = obs.chain
         self.first = _SUIT[_INDEX[chain[0].card]] if chain else None
         self.current = _INDEX[chain[-1].card] if chain else None
-        self.turn = obs.turn
+        self.turn: int = obs.turn  # type: ignore[assignment]  # the app decides only on a side's turn
         me = obs.side
-        own = []
+        own: list[tuple[int, int]] = []
         for p, hand in enumerate(obs.hands):
             usable = t.usable[me][p]
             own.extend((_INDEX[c], p) for c in hand if usable[_INDEX[c]])
@@ -743,14 +743,14 @@ def _hard_play(obs: Observation, ctx: _Round, legal: list[tuple[int, int]], samp
                 totals[k] += pass_value
                 continue
             card = move[0]
-            held = [None, None]
+            held: list[bytearray] = [theirs, theirs]  # each side's cards are set just below
             held[side] = bytearray(mine)
             held[side][card] = 0
             held[1 - side] = bytearray(theirs)
             first = ctx.first if ctx.first is not None else _SUIT[card]
             totals[k] += _rollout(t, held, 1 - side, card, first, side)
     # The best expected result; on a tie, the Normal choice, then playing over passing.
-    def rank(k: int) -> tuple:
+    def rank(k: int) -> tuple[float, bool, bool]:
         move = candidates[k]
         return (round(totals[k] / n, 9), move is not None and move[0] == normal_card, move is not None)
 
@@ -758,7 +758,7 @@ def _hard_play(obs: Observation, ctx: _Round, legal: list[tuple[int, int]], samp
     move = candidates[best]
     mean = totals[best] / n
     if move is None:
-        cur = _DECK[ctx.current]
+        cur = _DECK[ctx.current]  # type: ignore[index]  # a pass answers a card: current is set
         alt = max(totals[k] / n for k in range(len(candidates)) if candidates[k] is not None)
         why = (f"passes on {_your(obs)}{cur.label}: over {n} deals it could not see, playing on would "
                f"cost more ({_signed(alt)} against {_signed(mean)} rating points)")

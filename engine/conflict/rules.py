@@ -350,8 +350,11 @@ def call_totals(state: ConflictState) -> tuple[int, int]:
     the four suits — how far each side is from being out of the conflict (OIC-17)."""
     state = checked_state(state)
     threshold = state.scope.engage_threshold
-    return tuple(sum(max(0, (rating_of(side, suit) or 0) - threshold) for suit in Suit)  # type: ignore[return-value]
-                 for side in state.sides)
+
+    def total(side: Side) -> int:
+        return sum(max(0, (rating_of(side, suit) or 0) - threshold) for suit in Suit)
+
+    return total(state.sides[0]), total(state.sides[1])
 
 
 def side_ahead(state: ConflictState) -> int | None:

@@ -190,7 +190,7 @@ def setup_sides(setup: Mapping[str, Any]) -> tuple[Side, Side]:
                                     for o in p["organizations"]))
             for p in raw["players"]
         )
-        sides.append(Side(raw["name"], Scope(raw["scope"]), players))
+        sides.append(Side(raw["name"], Scope.parse(raw["scope"]), players))
     return sides[0], sides[1]
 
 
@@ -204,7 +204,7 @@ def setup_warnings(setup: Mapping[str, Any]) -> list[str]:
     """
     normal = normalize_setup(setup)
     sides = setup_sides(normal)
-    scope = Scope(normal["scope"])
+    scope = Scope.parse(normal["scope"])
     warnings: list[str] = []
     for side in sides:
         if not side_engageable(side, scope):

@@ -12,7 +12,8 @@ from dataclasses import replace
 from typing import Any
 
 from ..cards import Card, CardError, Suit, parse_card, shuffled_deck
-from ..game import Game, SetupError
+from ..game import Game, SetupError, replaced
+from ..referee import listed_count
 from ..rules import SettingsError, resolve_rules
 from ..text import plural
 from .referee import checked_action, discard_cards
@@ -109,8 +110,9 @@ def start(setup: Mapping[str, Any], rules: Mapping[str, Any] | None, rng: random
     if not isinstance(rng, random.Random):
         raise ArgumentError("start needs the game's random generator (a random.Random)")
     sides = setup_sides(normal)
-    scope = Scope(normal["scope"])
-    levels = tuple(side.get("level") if side.get("controller") == "app" else None for side in normal["sides"])
+    scope = Scope.parse(normal["scope"])
+    first, second = (side.get("level") if side.get("controller") == "app" else None for side in normal["sides"])
+    levels = (first, second)  # issue 12: the app's level for each side it plays (None: people play it)
     state = ConflictState(
         sides=sides, initial_sides=sides, scope=scope,
         deck_mode="table" if normal.get("spectator") else normal["deck"],  # a copy replays the cards played
@@ -145,18 +147,14 @@ def _discard(state: ConflictState, action: Mapping[str, Any], rng: random.Random
     drawn, pile, earlier = _draw(state.draw_piles[index], state.discard_piles[index],
                                  len(hand) - len(kept), rng)
     discards = earlier + tuple(cards)
-    hands = _set(state.hands, side, _set(state.hands[side], player, kept + drawn))
-    discarded = _set(state.discarded, side, _set(state.discarded[side], player, True))
+    hands = replaced(state.hands, side, replaced(state.hands[side], player, kept + drawn))
+    discarded = replaced(state.discarded, side, replaced(state.discarded[side], player, True))
     new = replace(state, hands=hands, discarded=discarded,
-                  draw_piles=_set(state.draw_piles, index, pile),
-                  discard_piles=_set(state.discard_piles, index, discards))
+                  draw_piles=replaced(state.draw_piles, index, pile),
+                  discard_piles=replaced(state.discard_piles, index, discards))
     if all(all(flags) for flags in discarded):
         new = replace(new, phase="play", turn=state.aggressor)
     return new
-
-
-def _set(items: tuple, index: int, value: Any) -> tuple:
-    return items[:index] + (value,) + items[index + 1:]
 
 
 def _play(state: ConflictState, action: Mapping[str, Any]) -> ConflictState:
@@ -165,7 +163,7 @@ def _play(state: ConflictState, action: Mapping[str, Any]) -> ConflictState:
     hands = state.hands
     if state.deck_mode == "app":
         hand = tuple(c for c in hands[turn][player] if c != card)
-        hands = _set(hands, turn, _set(hands[turn], player, hand))
+        hands = replaced(hands, turn, replaced(hands[turn], player, hand))
     return replace(state, hands=hands, chain=state.chain + (Play(turn, player, card),), turn=1 - turn)
 
 
@@ -180,9 +178,9 @@ def _change(sides: tuple[Side, ...], side: int, suit: Suit,
     org = s.players[p].organizations[o]
     after = max(0, org.power + delta)
     new_org = replace(org, power=after)
-    new_player = replace(s.players[p], organizations=_set(s.players[p].organizations, o, new_org))
-    new_side = replace(s, players=_set(s.players, p, new_player))
-    return _set(sides, side, new_side), (p, org.name, org.power, after)
+    new_player = replace(s.players[p], organizations=replaced(s.players[p].organizations, o, new_org))
+    new_side = replace(s, players=replaced(s.players, p, new_player))
+    return replaced(sides, side, new_side), (p, org.name, org.power, after)
 
 
 def _pass(state: ConflictState, action: Mapping[str, Any]) -> ConflictState:
@@ -472,7 +470,7 @@ def undo_warning(game: Game, position: int) -> str | None:
         if action.get("type") != "discard" or not action.get("cards"):
             continue
         side, player = action.get("side"), action.get("player")
-        if levels[side] is not None:
+        if side not in (0, 1) or levels[side] is not None:
             continue
         raw = setup["sides"][side]
         name = raw["name"] if len(raw["players"]) == 1 else f"{raw['players'][player]['name']} ({raw['name']})"
@@ -498,13 +496,7 @@ def replay_work(setup: Mapping[str, Any], actions: Iterable[Any]) -> int:
     """Issue 30: the work of replaying ``actions`` (see :func:`engine.game.replay_work`):
     a discard, a card or a round costs about 200 plus a quarter a organization on the
     table (measured with the largest legal sides, tests/maxgames.py, ``make bench``)."""
-    organizations = 0
-    sides = setup.get("sides") if isinstance(setup, Mapping) else None
-    for side in sides if isinstance(sides, (list, tuple)) else ():
-        players = side.get("players") if isinstance(side, Mapping) else None
-        for player in players if isinstance(players, (list, tuple)) else ():
-            orgs = player.get("organizations") if isinstance(player, Mapping) else None
-            organizations += len(orgs) if isinstance(orgs, (list, tuple)) else 0
+    organizations = listed_count(setup, "sides", "players", "organizations")
     try:
         count = sum(1 for _ in actions)
     except TypeError:  # not a list of actions at all: a caller's mistake, said as every helper says it

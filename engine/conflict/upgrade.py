@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..referee import old_game
 from .public import PUBLIC_FIELDS
 from .referee import FIELDS
-from .values import ArgumentError, is_whole
+from .values import is_whole
 
 
 def _old_action(action: Any, levels: list[Any]) -> Any:
@@ -66,20 +67,15 @@ def upgrade(data: Mapping[str, Any]) -> dict[str, Any]:
     (note ``"spectator"``). The notes (:data:`UPGRADE_NOTES`) show in the conflict log.
     Data this cannot read is returned as it is, for the checks to refuse.
     """
-    if not isinstance(data, Mapping):
-        raise ArgumentError(f"upgrade takes a saved game as an object (got {type(data).__name__})")
-    out = dict(data)
-    setup, actions = out.get("setup"), out.get("actions")
-    if not isinstance(setup, Mapping) or not isinstance(actions, (list, tuple)):
+    out, setup, actions = old_game(data, f"upgrade takes a saved game as an object (got {type(data).__name__})")
+    if setup is None or actions is None:
         return out
-    setup = dict(setup)
     sides = setup.get("sides")
     levels: list[Any] = [None, None]
     if isinstance(sides, (list, tuple)):
         for s, side in enumerate(list(sides)[:2]):
             if isinstance(side, Mapping) and side.get("controller") == "app":
                 levels[s] = side.get("level", "normal")
-    actions = list(actions)
     notes = set()
     cleaned = [_old_action(action, levels) for action in actions]
     if cleaned != actions:

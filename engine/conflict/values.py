@@ -55,6 +55,15 @@ class Scope(Enum):
     SUPERCONFLICT = ("superconflict", 25, 30, "a decade", "Superconflict", "decade", "in a superconflict",
                      "in a superconflict")
 
+    # The row's columns (set by __new__; annotations only, so not members).
+    offset: int
+    engage_threshold: int
+    round_length: str
+    label: str
+    unit: str
+    phrase: str
+    beyond: str
+
     def __new__(cls, value: str, offset: int, engage_threshold: int, round_length: str,
                 label: str, unit: str, phrase: str, beyond: str) -> Scope:
         scope = object.__new__(cls)

@@ -112,7 +112,7 @@ def _public(game: Game) -> tuple[Game, ConsimState]:
                     out["semi"] = shot.semi
                 emit(out, after, moves)
             elif public:
-                results = []
+                results: list[dict[str, Any] | None] = []
                 for t in action["targets"]:
                     if t in hidden:
                         results.append(None)

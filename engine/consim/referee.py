@@ -30,6 +30,7 @@ from .values import (
     Cover,
     DieCall,
     Trait,
+    Turn,
     index_arg,
     state_arg,
     whole_arg,
@@ -71,8 +72,10 @@ def _need_round(state: ConsimState, doing: str) -> None:
         raise RuleError("CS-5", f"no round is on: deal first ({doing} happens on a card)")
 
 
-def _current_actor(state: ConsimState, who: int, doing: str) -> None:
-    """CS-5 ruling: only the current actor acts, once per card; the DYING and DEAD never."""
+def _current_actor(state: ConsimState, who: int, doing: str) -> Turn:
+    """CS-5 ruling: only the current actor acts, once per card; the DYING and DEAD never.
+
+    Returns the actor's turn (the card it acts on)."""
     name = state.combatants[who].name
     if state.statuses[who].condition in (Condition.DYING, Condition.DEAD):
         raise RuleError("CS-5", f"{name} is {state.statuses[who].condition.label} and never acts")
@@ -88,6 +91,7 @@ def _current_actor(state: ConsimState, who: int, doing: str) -> None:
         actor = state.combatants[turn.combatant].name
         raise RuleError("CS-5", f"only the current actor acts: it is {actor}'s turn (the {turn.card.label}), "
                                 f"so {name} cannot {doing} now{why}")
+    return turn
 
 
 def normalize_action(state: ConsimState, action: Mapping[str, Any], rules: Mapping[str, Any] | None = None
@@ -210,13 +214,12 @@ def _norm_long(state: ConsimState, action: Mapping[str, Any]) -> dict[str, Any]:
     who = _who(state, action["combatant"], "the combatant of a long action")
     cards = fields.cards(action["cards"], "the cards of a long action")
     name = state.combatants[who].name
-    _current_actor(state, who, "declare a long action")
+    own = _current_actor(state, who, "declare a long action").card
     if len(cards) < 2:
         raise RuleError("CS-5", "a long action spends at least 2 different cards")
     for card in cards:
         if not any(t.card == card and t.combatant == who and not t.done for t in state.turns):
             raise RuleError("CS-5", f"{name} has no unplayed {card.label} this round")
-    own = state.turns[current_index(state)].card
     if not state.legacy and own not in cards:
         raise RuleError("CS-5", f"a long action is declared on {name}'s turn and spends its card, the {own.label}")
     out = {"type": "long", "combatant": who, "cards": [c.token for c in initiative_order(cards)]}
@@ -231,7 +234,7 @@ def _check_fire(state: ConsimState, shooter: int | None, targets: Sequence[int],
     if mode not in ("aimed", "suppressive"):
         raise RuleError("CS-8", "fire is aimed or suppressive")
     c = state.combatants[shooter] if shooter is not None else None
-    if c is not None:
+    if shooter is not None:
         _current_actor(state, shooter, "shoot")
     elif not state.facts:
         raise ActionError("A shot needs its shooter")
@@ -243,7 +246,7 @@ def _check_fire(state: ConsimState, shooter: int | None, targets: Sequence[int],
         raise RuleError("CS-9", "each target once")
     for t in targets:
         if t == shooter:
-            raise RuleError("CS-7", f"{c.name} cannot shoot at itself")
+            raise RuleError("CS-7", f"{state.combatants[t].name} cannot shoot at itself")
         if state.statuses[t].condition is Condition.DEAD and not (state.facts and t in state.hidden):
             raise RuleError("CS-10", f"{state.combatants[t].name} is already DEAD")
     if len(targets) > 1:

@@ -159,31 +159,25 @@ def semi_choice(shooter: Combatant, semi: str | None) -> str | None:
     return None
 
 
+def _weapon_bonus(shooter: Combatant, semi: str | None, pick: str) -> int:
+    """CS-11: what a weapon adds to the roll to hit and to the roll for the wound alike:
+    automatic +1, semi-automatic +1 to the roll the shooter picks (``pick``), explosive +2."""
+    return (shooter.has(Trait.AUTOMATIC) + (semi_choice(shooter, semi) == pick)
+            + 2 * shooter.has(Trait.EXPLOSIVE))
+
+
 def hit_modifier(shooter: Combatant, semi: str | None = None) -> int:
     """CS-8/CS-11: training (+1 trained, +2 elite), automatic +1, semi-automatic +1 if
     the shooter picks “hit”, explosive +2."""
     shooter, semi = shooter_arg(shooter), semi_arg(semi)
-    mod = shooter.training.bonus
-    if shooter.has(Trait.AUTOMATIC):
-        mod += 1
-    if semi_choice(shooter, semi) == "hit":
-        mod += 1
-    if shooter.has(Trait.EXPLOSIVE):
-        mod += 2
-    return mod
+    return shooter.training.bonus + _weapon_bonus(shooter, semi, "hit")
 
 
 def damage_modifier(shooter: Combatant, semi: str | None = None) -> int:
     """CS-11: automatic +1, semi-automatic +1 if the shooter picks “damage”, explosive +2,
     ground- or air-vehicle weapon +3."""
     shooter, semi = shooter_arg(shooter), semi_arg(semi)
-    mod = 0
-    if shooter.has(Trait.AUTOMATIC):
-        mod += 1
-    if semi_choice(shooter, semi) == "damage":
-        mod += 1
-    if shooter.has(Trait.EXPLOSIVE):
-        mod += 2
+    mod = _weapon_bonus(shooter, semi, "damage")
     if shooter.has(Trait.GROUND_VEHICLE):
         mod += 3
     if shooter.has(Trait.AIR_VEHICLE):
@@ -291,7 +285,7 @@ def apply_wound(status: Status, wound: WoundStatus | str, round_: int, countdown
         status = replace(status, suppression=status.suppression + 3, no_cards_next=True)
         if cond is Condition.STUNNED:
             new = injured()
-            return new, f"second STUN: INJURED, {dying_in(new.countdown)} (CS-10, HR-CS-1, CS-13)"
+            return new, f"second STUN: INJURED, {dying_in(need())} (CS-10, HR-CS-1, CS-13)"
         if cond is Condition.OK:
             return replace(status, condition=Condition.STUNNED, stunned_until=round_ + 1), \
                 "STUN: STUNNED, +3 suppression, no cards next round (CS-10)"
@@ -303,7 +297,7 @@ def apply_wound(status: Status, wound: WoundStatus | str, round_: int, countdown
         if cond in (Condition.OK, Condition.STUNNED):
             new = injured()
             return new, (f"INJURE: INJURED, +3 suppression, a card struck at each deal, "
-                         f"{dying_in(new.countdown)} (CS-10, CS-13)")
+                         f"{dying_in(need())} (CS-10, CS-13)")
         return status, f"INJURE: +3 suppression; stays {cond.label} (HR-CS-2)"
     if wound is WoundStatus.DYING:
         status = replace(status, suppression=status.suppression + 5)
@@ -311,7 +305,7 @@ def apply_wound(status: Status, wound: WoundStatus | str, round_: int, countdown
             return replace(status, condition=Condition.DEAD, countdown=None), "second DYING: DEAD (CS-10)"
         new = replace(status, condition=Condition.DYING, countdown=need(), first_aid=False, treated=False,
                       stunned_until=None)
-        return new, (f"DYING: +5 suppression, DEAD in {plural(new.countdown, 'round')} without first aid "
+        return new, (f"DYING: +5 suppression, DEAD in {plural(need(), 'round')} without first aid "
                      "(CS-10, CS-13)")
     return replace(status, condition=Condition.DEAD, countdown=None), "DEAD (CS-10)"
 
@@ -478,7 +472,8 @@ def deal_hands(state: ConsimState, ticks: Sequence[int], surprised: Sequence[int
         deck = shuffled_deck(rng)
     pulp = bool(state.settings.get("pulp"))
     remaining = DECK
-    hands, nothing = [], []
+    hands: list[DealtHand | None] = []
+    nothing: list[int] = []
     short_before: str | None = None
     for i, (c, (due, struck, reasons)) in enumerate(zip(state.combatants, dues(state, ticks, surprised))):
         if state.facts and i in state.hidden:
@@ -581,6 +576,8 @@ def resolve_fire(state: ConsimState, shooter: int | None, targets: Sequence[int]
         before = statuses[t].condition
         st = replace(statuses[t], fired_on=True)
         if c is None:  # an unseen shooter (a spectator's copy): the results the table saw
+            if not isinstance(given, Mapping):
+                raise ActionError(f"The results of the fire at {name} are missing (an unseen shooter's fire)")
             hit = fields.flag(given.get("hit"), f"the hit on {name}")
             used["hit"] = hit
             miss_ticks = base_ticks(unseen, mode == "suppressive" and not hit)
@@ -612,9 +609,10 @@ def resolve_fire(state: ConsimState, shooter: int | None, targets: Sequence[int]
         st = replace(st, suppression=st.suppression + ticks)
         countdown = None
         if hit:
+            assert wound is not None  # every hit has its wound (CS-10)
             dice = countdown_dice(st.condition, wound)
             if dice:
-                if c is None and "countdown" not in given:
+                if c is None and given is not None and "countdown" not in given:
                     raise ActionError(f"The results for {name} lack the countdown roll ({dice}d6, CS-13)")
                 countdown = roll("countdown", 6, dice)
                 used["countdown"] = countdown

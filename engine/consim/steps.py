@@ -12,7 +12,8 @@ from dataclasses import replace
 from typing import Any
 
 from ..cards import parse_card
-from ..game import ArgumentError
+from ..game import ArgumentError, replaced
+from ..referee import index_in, listed_count
 from ..rules import resolve_rules
 from ..text import plural, shown
 from .referee import advantage_ticks, normalize_action
@@ -54,10 +55,6 @@ def start(setup: Mapping[str, Any], rules: Mapping[str, Any] | None = None,
 # Taking an action
 
 
-def _set(items: tuple, index: int, value: Any) -> tuple:
-    return items[:index] + (value,) + items[index + 1:]
-
-
 def _log(state: ConsimState, text: str, *who: int) -> tuple[LogEntry, ...]:
     return state.log + (LogEntry(state.round, text, tuple(who)),)
 
@@ -67,7 +64,7 @@ def _move_on(state: ConsimState, action: Mapping[str, Any]) -> ConsimState:
     if state.unseen_acting:
         return replace(state, unseen_acting=bool(action.get("hidden_next")))
     cur = current_index(state)
-    turns = state.turns if cur is None else _set(state.turns, cur, replace(state.turns[cur], done=True))
+    turns = state.turns if cur is None else replaced(state.turns, cur, replace(state.turns[cur], done=True))
     return replace(state, turns=turns, unseen_acting=bool(action.get("hidden_next")))
 
 
@@ -209,7 +206,7 @@ def _do_treat(state: ConsimState, action: Mapping[str, Any]) -> ConsimState:
     else:
         new_st, text = replace(st, first_aid=True), (f"{name} gets first aid: the countdown stops; serious "
                                                      "medical care must follow (CS-10, CS-13).")
-    new = replace(state, statuses=_set(state.statuses, who, new_st))
+    new = replace(state, statuses=replaced(state.statuses, who, new_st))
     return replace(new, log=_log(new, text, who))
 
 
@@ -237,9 +234,13 @@ def step(state: ConsimState, action: Mapping[str, Any], rules: Mapping[str, Any]
 
 
 def _name(state: ConsimState, value: Any) -> str:
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(state.combatants):
-        return state.combatants[value].name
-    return "?"
+    index = index_in(value, state.combatants)
+    return state.combatants[index].name if index is not None else "?"
+
+
+#: The history labels that say only which combatant (``who``) it was.
+_LABELS = {"long": "{who}: long action", "end_round": "end of round", "treat": "{who} treated",
+           "first_aid": "{who} first aid"}
 
 
 def describe(state: ConsimState, action: Mapping[str, Any]) -> str:
@@ -262,19 +263,14 @@ def describe(state: ConsimState, action: Mapping[str, Any]) -> str:
             return prefix + "next"
         turn = state.turns[cur]
         return f"{prefix}{_name(state, turn.combatant)} passes ({turn.card.label})"
-    if kind == "long":
-        return f"{prefix}{_name(state, action.get('combatant'))}: long action"
+    if isinstance(kind, str) and kind in _LABELS:
+        return prefix + _LABELS[kind].format(who=_name(state, action.get("combatant")))
     if kind == "shoot":
-        targets = action.get("targets") if isinstance(action.get("targets"), (list, tuple)) else []
+        given = action.get("targets")
+        targets = given if isinstance(given, (list, tuple)) else []
         how = "aims at" if action.get("mode", "aimed") == "aimed" else "suppresses"
         who = _name(state, action.get("shooter")) if "shooter" in action else "an unseen shooter"
         return f"{prefix}{who} {how} {', '.join(_name(state, t) for t in targets)}"
-    if kind == "end_round":
-        return f"{prefix}end of round"
-    if kind == "treat":
-        return f"{prefix}{_name(state, action.get('combatant'))} treated"
-    if kind == "first_aid":
-        return f"{prefix}{_name(state, action.get('combatant'))} first aid"
     if kind == "privacy":
         return f"{prefix}{'hide' if action.get('hide') else 'show'} the Observer's combatants"
     return "Unknown action"
@@ -345,6 +341,5 @@ def replay_work(setup: Mapping[str, Any], actions: Iterable[Any]) -> int:
     the largest legal rosters, tests/maxgames.py, ``make bench``)."""
     if not isinstance(actions, Iterable):
         raise ArgumentError(f"replay_work takes the game's actions, a list (got {shown(actions)})")
-    listed = setup.get("combatants") if isinstance(setup, Mapping) else None
-    combatants = min(len(listed), MAX_COMBATANTS) if isinstance(listed, (list, tuple)) else 0
+    combatants = min(listed_count(setup, "combatants"), MAX_COMBATANTS)
     return sum(1 for _ in actions) * (80 + combatants // 2)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..game import ArgumentError
+from ..referee import old_game
 from ..text import shown
 from .rules import aimed_hits, damage_modifier, hit_modifier, semi_choice, suppression_caused, wound_status
 from .setup import combatant_of, hidden_entry, normalize_setup
@@ -29,13 +29,9 @@ def upgrade(data: Mapping[str, Any]) -> dict[str, Any]:
     ``data`` is unchecked JSON: what cannot be read is left as it is, for the checks
     that follow to refuse with their reasons.
     """
-    if not isinstance(data, Mapping):
-        raise ArgumentError(f"upgrade takes a saved game as an object (got {shown(data)})")
-    out = dict(data)
-    setup, actions = out.get("setup"), out.get("actions")
-    if not isinstance(setup, Mapping) or not isinstance(actions, (list, tuple)):
+    out, setup, actions = old_game(data, f"upgrade takes a saved game as an object (got {shown(data)})")
+    if setup is None or actions is None:
         return out
-    setup = dict(setup)
     actions = [dict(a) if isinstance(a, Mapping) else a for a in actions]
     if any(isinstance(a, dict) and a.get("type") in ("shoot", "long") for a in actions):
         setup["legacy"] = True

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from ..cards import Card, CardError, Suit, parse_card
 from ..game import ArgumentError
@@ -230,7 +230,10 @@ def flag_arg(value: Any, what: str) -> bool:
     return value
 
 
-def enum_arg(enum: type[Enum], value: Any, what: str) -> Any:
+_E = TypeVar("_E", bound=Enum)
+
+
+def enum_arg(enum: type[_E], value: Any, what: str) -> _E:
     if isinstance(value, enum):
         return value
     if isinstance(value, str):

@@ -23,6 +23,7 @@ from engine import solo
 from engine.cards import clean_cards
 from engine.game import apply, new_game, replay, undo
 from engine.record import Record, RecordError, record, to_markdown, to_text
+from engine.text import plural
 
 SEED = (1 << 127) | 0x5EED_1234_ABCD_9876_0000_4242  # a 128-bit seed: its digits are a token
 
@@ -264,6 +265,27 @@ def test_battle_record_weeks_with_dice_as_numbers():
                 assert units[u].startswith(f"{unit.name} (destroyed): ")
             elif u == st.vanguards[s]:
                 assert units[u].startswith(f"{unit.name} (vanguard")
+
+
+def test_battle_record_of_a_week_entered_as_successes_only():
+    """HR-AI-7: the table's own dice entered as successes only (no faces): the record says
+    each side's successes, as it does for dice (it used to say the week could not be read)."""
+    g = new_game("battle", ai.example_setup(), {"dice": "table"}, seed=SEED)
+    g = apply(g, {"type": "bid", "side": 0, "maneuver": "attack", "stratagems": []})
+    g = apply(g, {"type": "bid", "side": 1, "maneuver": "defend", "stratagems": []})
+    g = apply(g, {"type": "reveal"})
+    g = apply(g, {"type": "roll", "successes": [3, 1]})
+    st = replay(g)
+    assert st.weeks[0].dice is None and st.weeks[0].successes == (3, 1)
+    rec = record(g)
+    text = all_text(rec)
+    assert "could not be read" not in text
+    (week,) = rec.section("log").entries
+    assert week.text == st.weeks[0].headline
+    for s, successes in ((0, "3 successes"), (1, "1 success")):
+        dice = plural(st.weeks[0].pools[s].dice, "die", "dice")
+        line = next(d for d in week.details if d.startswith(f"{st.armies[s].name}: "))
+        assert f"; {dice} rolled at the table, successes entered → {successes}; reads “" in line
 
 
 def test_a_record_at_an_earlier_point_says_so_and_stops_there():

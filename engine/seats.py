@@ -475,9 +475,10 @@ class RateGate:
 
     def allow(self, now: float) -> bool:
         """Whether a message arriving at ``now`` is taken (it then uses one token)."""
-        now = _seconds(now)
-        if now is None:
+        seconds = _seconds(now)
+        if seconds is None:
             raise ArgumentError("The time is a number of seconds")
+        now = seconds
         if self._last is not None and now > self._last:
             self._tokens = min(float(self.burst), self._tokens + (now - self._last) * self.per_second)
         if self._last is None or now > self._last:

@@ -59,7 +59,7 @@ def seat_private(state: BattleState, seat: Seat, advice_wanted: Any = False) -> 
     state, s = state_arg(state), side_arg(seat_number(seat, "general"))
     over = state.phase == "over"
     own = state.bids[s]
-    sealed = None
+    sealed: dict[str, Any] | None = None
     if state.phase == "bid" and own is not None:
         sealed = {"maneuver": own.maneuver, "stratagems": list(own.stratagems), "name": bid_name(own)}
         if own.rearguard is not None:

@@ -22,7 +22,7 @@ _TABLE = {"next_round": "the next round is started on the tablet (OIC-17)",
           "call": "the table ends the conflict on the tablet (OIC-19)"}
 
 
-def _order(card: Card) -> tuple:
+def _order(card: Card) -> tuple[int, int]:
     return card.sort_key
 
 

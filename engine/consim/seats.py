@@ -68,7 +68,7 @@ def seat_action(state: ConsimState, seat: Seat, action: Mapping[str, Any]) -> di
     out = move_of(action)
     kind = out.get("type")
     tablet_only(kind, _TABLE)
-    key = _OWN.get(kind)
+    key = _OWN.get(kind) if isinstance(kind, str) else None
     if key is not None:
         own_field(out, key, i, "CS-5", f"this phone acts only for {name}")
     if kind in ("shoot", "long", "next") and (state.phase != "round" or _acting(state) != i):

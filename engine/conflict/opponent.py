@@ -268,7 +268,8 @@ def decide(state: ConflictState, side: int, level: str = "normal",
     play phase, *side* to play: a play or a pass. Raises ``ValueError`` when *side*
     has nothing to decide. Uses only :func:`observe` (the app never peeks).
 
-    Remembered with the state (a state never changes): asking again costs nothing.
+    Remembered with the state (a state never changes) and by the observation (another state
+    object of the same position: undo, redo, a reload): asking again costs nothing.
     """
     checked_state(state)
     _side_number(side)
@@ -279,8 +280,22 @@ def decide(state: ConflictState, side: int, level: str = "normal",
     memo = state.__dict__.setdefault("_decisions", {})  # not a field: replace() starts a new one
     found = memo.get((side, level, samples))
     if found is None:
-        found = memo[(side, level, samples)] = decide_observed(observe(state, side), level, samples)
+        obs = observe(state, side)
+        content = (obs.key(level, "decide"), obs.rival, samples)
+        found = _REMEMBERED.pop(content, None)
+        if found is None:
+            found = decide_observed(obs, level, samples)
+            if len(_REMEMBERED) >= _REMEMBERED_SIZE:
+                del _REMEMBERED[next(iter(_REMEMBERED))]  # the least recently used
+        _REMEMBERED[content] = memo[(side, level, samples)] = found
     return Decision(copy.deepcopy(found.action), found.why, found.level)
+
+
+#: Decisions by the observation they were made from (issue 33: compute once): a position seen
+#: again — undo, redo, a reload, a link whose app moves are checked (HR-OIC-4) — is not thought
+#: over again. The observation is everything a decision reads, so the same one decides the same.
+_REMEMBERED_SIZE = 256
+_REMEMBERED: dict[tuple, Decision] = {}
 
 
 #: Hard may imagine at most this many deals per decision (a caller's ``samples``).

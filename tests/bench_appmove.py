@@ -94,38 +94,24 @@ def session_script(weeks: int = 12, moves: int = 80) -> dict[str, float]:
     out["battle reloaded"] = (_clock() - t) * 1000
     out["battle weeks"] = len(asked)
 
-    from tests.bench_solo import balanced_setup
+    from tests.engine.app_policy_cases import conflict_against_the_app
 
-    setup, rules = balanced_setup(random.Random(9))
-    sides = [dict(side) for side in setup["sides"]]
-    sides[1].update(controller="app", level="hard")
-    game = new_game("conflict", {**setup, "sides": sides}, rules, 13)
-    spent, asked = 0.0, []
-    for _ in range(moves):
-        state = replay(game)
-        if state.phase == "conflict-over":
-            break
-        if state.phase == "round-over":
-            game = apply(game, {"type": "next_round"})
-            continue
-        side, player = opponent.to_act(state)
-        if side == 1:
-            t = _clock()
-            decision = opponent.decide(state, 1, "hard")
-            spent += _clock() - t
-            asked.append(len(game.actions))
-            game = apply(game, decision.action)
-        elif state.phase == "discard":
-            game = apply(game, {"type": "discard", "side": side, "player": player, "cards": []})
-        else:
-            from engine import conflict as oic
+    timed = [0.0]
+    asked = []
 
-            legal = oic.legal_plays(state)
-            game = apply(game, {"type": "play", "side": side, "player": legal[0][0], "card": str(legal[0][1])}
-                         if legal else {"type": "pass", "side": side})
+    def timed_decide(state: Any, side: int, level: str) -> dict[str, Any]:
+        t = _clock()
+        action = opponent.decide(state, side, level).action
+        timed[0] += _clock() - t
+        asked.append(state)
+        return action
+
+    game = conflict_against_the_app("hard", moves=moves, seed=9, decide=timed_decide)
+    spent = timed[0]
+    positions = [i for i, a in enumerate(game.actions) if "why" in a]
     out["conflict played"] = spent * 1000
     spent = 0.0
-    for position in asked:
+    for position in positions:
         state = replay(goto(game, position))
         t = _clock()
         opponent.decide(state, 1, "hard")

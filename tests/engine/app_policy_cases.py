@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -130,6 +130,47 @@ def conflict_cases(count: int = 150, seed: int = 43) -> Iterator[tuple[str, Any,
         side = opponent.to_act(state)[0]
         for level in opponent.LEVELS:
             yield f"{label} {level}", state, side, level
+
+
+def conflict_against_the_app(level: str, moves: int = 60, seed: int = 5, both: bool = False,
+                             decide: Callable[[Any, int, str], dict[str, Any]] | None = None) -> Any:
+    """A game of a conflict with the app deck, side 1 played by the app at ``level`` (both sides
+    with ``both``), as the board plays it: the app's moves are ``decide``'s (``opponent.decide``
+    unless a caller's, given the state, side and level), the people's seeded random legal moves."""
+    from engine.game import apply, new_game, replay
+    from tests.bench_solo import balanced_setup
+
+    rng = random.Random(seed)
+    setup, rules = balanced_setup(rng)
+    sides = [dict(side) for side in setup["sides"]]
+    sides[1].update(controller="app", level=level)
+    if both:
+        sides[0].update(controller="app", level=level)
+    game = new_game("conflict", {**setup, "sides": sides}, rules, seed)
+    for _ in range(moves):
+        state = replay(game)
+        if state.phase == "conflict-over":
+            break
+        if state.phase == "round-over":
+            game = apply(game, {"type": "next_round"})
+            continue
+        side, player = opponent.to_act(state)
+        if state.levels[side] is not None:
+            level_now = state.levels[side]
+            game = apply(game, decide(state, side, level_now) if decide is not None
+                         else opponent.decide(state, side, level_now).action)
+        elif state.phase == "discard":
+            hand = sorted(state.hands[side][player], key=str)
+            game = apply(game, {"type": "discard", "side": side, "player": player,
+                                "cards": [str(c) for c in hand if rng.random() < 0.3]})
+        else:
+            legal = oic.legal_plays(state)
+            if legal:
+                pl, card = rng.choice(sorted(legal, key=str))
+                game = apply(game, {"type": "play", "side": side, "player": pl, "card": str(card)})
+            else:
+                game = apply(game, {"type": "pass", "side": side})
+    return game
 
 
 def decisions() -> dict[str, dict[str, str]]:

@@ -20,7 +20,7 @@ from engine.codec import SaveError, ShareError
 from engine.conflict import opponent
 from engine.game import NotTheAppsMove, TooLong, apply, new_game, replay
 
-from .app_policy_cases import battle_setup
+from .app_policy_cases import battle_setup, conflict_against_the_app
 
 # ---------------------------------------------------------------------------
 # Games against the app, as the app itself makes them
@@ -46,43 +46,6 @@ def battle_against_the_app(levels: tuple[str | None, str | None], weeks: int = 1
                 game = apply(game, {"type": "bid", "side": s, "maneuver": rng.choice(ai.MANEUVERS)})
         game = apply(game, {"type": "reveal"})
         game = apply(game, {"type": "roll"})
-    return game
-
-
-def conflict_against_the_app(level: str, moves: int = 60, seed: int = 5, both: bool = False):
-    """A conflict with the app deck, side 1 played by the app at ``level`` (both sides with
-    ``both``): the app's moves are ``decide``'s, the people's seeded random legal moves."""
-    from engine import conflict as oic
-    from tests.bench_solo import balanced_setup
-
-    rng = random.Random(seed)
-    setup, rules = balanced_setup(rng)
-    sides = [dict(side) for side in setup["sides"]]
-    sides[1].update(controller="app", level=level)
-    if both:
-        sides[0].update(controller="app", level=level)
-    game = new_game("conflict", {**setup, "sides": sides}, rules, seed)
-    for _ in range(moves):
-        state = replay(game)
-        if state.phase == "conflict-over":
-            break
-        if state.phase == "round-over":
-            game = apply(game, {"type": "next_round"})
-            continue
-        side, player = opponent.to_act(state)
-        if state.levels[side] is not None:
-            game = apply(game, opponent.decide(state, side, state.levels[side]).action)
-        elif state.phase == "discard":
-            hand = sorted(state.hands[side][player], key=str)
-            game = apply(game, {"type": "discard", "side": side, "player": player,
-                                "cards": [str(c) for c in hand if rng.random() < 0.3]})
-        else:
-            legal = oic.legal_plays(state)
-            if legal:
-                pl, card = rng.choice(sorted(legal, key=str))
-                game = apply(game, {"type": "play", "side": side, "player": pl, "card": str(card)})
-            else:
-                game = apply(game, {"type": "pass", "side": side})
     return game
 
 

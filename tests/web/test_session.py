@@ -464,3 +464,18 @@ def test_an_imported_file_whose_app_bid_was_changed_is_refused_and_saves_nothing
     session.import_text(codec.dumps(genuine, {"name": "Genuine"}))
     slot = next(info.id for info in app.store.list("battle"))
     assert app.store.load(slot)[0] == genuine
+
+
+def test_a_game_as_long_as_its_link_can_carry_says_so_when_the_app_would_move(web, monkeypatch):
+    """The app's move past MAX_APP_MOVE_WORK is refused in words (a toast), never a failed tap."""
+    from engine import ascension as ai
+    from tests.engine.test_app_moves import battle_against_the_app
+
+    game = battle_against_the_app(("normal", None), weeks=1)
+    monkeypatch.setattr(games, "MAX_APP_MOVE_WORK", games.app_move_work(game))
+    session, app = session_for(web, "battle", "Battle")
+    session.start(game, "Long")
+    state = games.replay(game)
+    assert not session.act(ai.app_bid(state, 0, "normal", game.seed))
+    [text] = app.texts("error")
+    assert "as many of the app's moves as its link can carry" in text and session.game == game

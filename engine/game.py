@@ -100,11 +100,12 @@ MAX_REPLAY_WORK = 400_000
 DEFAULT_ACTION_WORK = 250
 #: The most work (the units of :data:`MAX_REPLAY_WORK`) checking the app's moves of a game from
 #: outside may take (:func:`check_app_moves`: HR-AI-14, HR-OIC-4; the system's
-#: ``app_move_work`` estimates it before checking, on the high side). The longest games the app
-#: lets grow open, checked, in at most 1.3 s of CPython and 1.9 s of Pyodide under Node on the
-#: benchmark machine (a conflict of two Hard sides; ``make bench``: tests/bench_appmove.py), once,
-#: when a link or a file is opened. :func:`apply` refuses an app's move that would take a game
-#: past it, so every game the app made opens again from its link.
+#: ``app_move_work`` estimates it before checking from the slowest decisions, so a hostile link
+#: costs at most about 2.5 s of CPython). The longest games the app lets grow open, checked, in
+#: 0.25 s of CPython and 0.54 s of Pyodide under Node, CPU time on the benchmark machine (a
+#: conflict of two Hard sides; ``make bench``: tests/bench_appmove.py), once, when a link or a
+#: file is opened. :func:`apply` refuses an app's move that would take a game past it, so every
+#: game the app made opens again from its link.
 MAX_APP_MOVE_WORK = 2_500_000
 
 

@@ -15,7 +15,8 @@
    budget's estimate beside the time, and a hostile link past the budget (refused before any
    move is checked). On CPython and on Pyodide's Python under Node.
 
-Not a timed test: numbers side by side. Stdlib only at top level (runs under Pyodide).
+Times are CPU seconds of the process (the benchmark machine is shared). Not a timed test:
+numbers side by side. Stdlib only at top level (runs under Pyodide).
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ import random
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -34,8 +34,18 @@ ROOT = Path(__file__).resolve().parent.parent
 BASE = "1fdbe89"
 
 
+_CPU: Any = None
+
+
 def _clock() -> float:
-    return time.process_time()  # CPU time: the machine is shared (wall-clock under Pyodide)
+    """Seconds of CPU of this process (the machine is shared): ``time.process_time``, Node's
+    ``process.cpuUsage()`` under Pyodide (tests/bench_solo.py's clock)."""
+    global _CPU
+    if _CPU is None:
+        from tests.bench_solo import _cpu_clock
+
+        _CPU = _cpu_clock()
+    return _CPU()
 
 
 # ---------------------------------------------------------------------------

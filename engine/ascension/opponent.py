@@ -210,7 +210,7 @@ def app_move_work(setup: Mapping[str, Any], actions: Any) -> int:
         kind = action.get("type") if isinstance(action, Mapping) else None
         if kind == "roll" or kind == "leave":
             advised = False
-        elif kind == "bid" and action.get("side") in (0, 1) and "why" in action:
+        elif kind == "bid" and action.get("side") in (0, 1) and not isinstance(action.get("side"), bool):
             level = levels[action["side"]]
             if level == "easy":
                 work += EASY_WORK

@@ -867,7 +867,7 @@ def app_move_work(setup: Mapping[str, Any], actions: Any) -> int:
         return 0
     work = 0
     for action in actions:
-        if not isinstance(action, Mapping) or action.get("type") not in _MOVES or "why" not in action:
+        if not isinstance(action, Mapping) or action.get("type") not in _MOVES:
             continue
         side = action.get("side")
         level = levels[side] if side in (0, 1) and not isinstance(side, bool) else None

@@ -125,6 +125,18 @@ def test_an_app_armys_bid_without_its_why_is_a_bid_people_made_and_is_refused():
     assert "HR-AI-14" in str(err) and "only the app's general bids for it" in str(err)
 
 
+@pytest.mark.parametrize("kind", ["battle", "conflict"])
+def test_a_link_where_people_made_every_move_of_the_apps_side_is_refused(kind):
+    """With every "why" taken out, the app's side seems to have made no move of its own: its
+    moves are still checked (the estimate counts every move of a side the app plays)."""
+    game = battle_against_the_app(("hard", None)) if kind == "battle" else conflict_against_the_app("normal")
+    plain = replace(game, actions=tuple({k: v for k, v in a.items() if k != "why"} for a in game.actions),
+                    _tip=None)
+    assert games.app_move_work(plain) > 0
+    err = refused_link(plain)
+    assert err.reason == "forged" and ("HR-AI-14" if kind == "battle" else "HR-OIC-4") in str(err)
+
+
 def test_a_spectators_copy_of_a_battle_against_the_app_opens_unchecked():
     game = battle_against_the_app(("hard", None))
     copy_ = ai.public_game(game)

@@ -871,7 +871,7 @@ class ConflictView(ToolView):
         held = sum(len(hand) for hand in st.hands[s])
         doing = "discards" if st.phase == "discard" else "plays"
         text = (f"{side.name} (the app, {opponent.LEVEL_LABELS[level]}) {doing} here: its move is next in the "
-                "history (Redo), or undo further to play again from your own move.") if earlier else \
+                "history (Redo).") if earlier else \
             f"{side.name} (the app, {opponent.LEVEL_LABELS[level]}) {doing}…"
         return h("section", {"class": ["panel app-turn", SIDE_CLASS[s]], "role": "status", "data-testid": "app-turn"},
                  h("p", {"class": "app-turn-text"}, text),

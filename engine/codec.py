@@ -64,7 +64,7 @@ from collections.abc import Mapping
 from typing import Any, Callable, TypeGuard
 
 from . import game as game_mod
-from .game import MAX_SEED, SEED_RANGE, ActionError, Game, RuleError, TooLong, UnknownKind
+from .game import MAX_SEED, SEED_RANGE, ActionError, Game, NotTheAppsMove, RuleError, TooLong, UnknownKind
 from .rules import SettingsError, resolve_rules
 from .text import brief_repr, key_text
 
@@ -125,8 +125,9 @@ class SaveError(CodecError):
     """A save that cannot be opened.
 
     ``reason``: ``"not-a-save"``, ``"damaged"``, ``"newer"``, ``"too-large"``,
-    ``"kind"`` (a game this app does not have), ``"settings"``, ``"setup"`` or
-    ``"rules"`` (an action the rules forbid).
+    ``"kind"`` (a game this app does not have), ``"settings"``, ``"setup"``,
+    ``"rules"`` (an action the rules forbid) or ``"forged"`` (an imported file with a move
+    recorded as the app's that the app does not make: HR-AI-14, HR-OIC-4).
     """
 
 
@@ -134,7 +135,8 @@ class ShareError(CodecError):
     """A share link that cannot be opened.
 
     ``reason``: ``"empty"``, ``"not-a-link"``, ``"damaged"``, ``"newer"``,
-    ``"too-large"``, ``"kind"``, ``"settings"``, ``"setup"``, ``"rules"``.
+    ``"too-large"``, ``"kind"``, ``"settings"``, ``"setup"``, ``"rules"``, ``"forged"`` (a move
+    recorded as the app's that the app does not make: HR-AI-14, HR-OIC-4).
     """
 
 
@@ -299,8 +301,12 @@ def _check_game_fields(data: Mapping[str, Any]) -> Game:
     )
 
 
-def _check_rules(game: Game) -> Game:
-    """Replay ``game`` through its system; raises ``_Problem`` with a player's message."""
+def _check_rules(game: Game, outside: bool = False) -> Game:
+    """Replay ``game`` through its system; raises ``_Problem`` with a player's message.
+
+    ``outside``: the game comes from outside this device (a link, an imported file), so the
+    app's moves in it are derived again and compared (HR-AI-14, HR-OIC-4:
+    :func:`engine.game.check_app_moves`); a save of this device's own storage is not."""
     kind = game.kind
     try:
         mod = game_mod.system(kind)
@@ -318,9 +324,12 @@ def _check_rules(game: Game) -> Game:
     except ValueError as err:
         raise _Problem(f"its setup cannot be used ({err})", "setup") from None
     try:
-        return game_mod.validate(game)
+        checked = game_mod.validate(game)
+        return game_mod.check_app_moves(checked) if outside else checked
     except TooLong as err:  # issue 30: refused before any of it is replayed
         raise _Problem(f"too long to open: {err}", "too-large") from None
+    except NotTheAppsMove as err:  # issue 35: a move recorded as the app's that the app does not make
+        raise _Problem(f"{err.rule_id} at step {err.step}: {err.message}", "forged") from None
     except RuleError as err:
         where = f" at step {err.step}" if err.step is not None else ""
         raise _Problem(f"this game breaks {err.rule_id}{where}: {err.message}", "rules") from None
@@ -479,6 +488,8 @@ def _save_error(problem: _Problem) -> SaveError:
         return SaveError(f"This save is {problem.detail}", "too-large")
     if problem.reason == "damaged":
         return SaveError(f"This save is damaged: {problem.detail}", "damaged")
+    if problem.reason == "forged":
+        return SaveError(f"This save's app moves were not made by the app: {problem.detail}", "forged")
     return SaveError(f"This save cannot be opened: {problem.detail}", problem.reason)
 
 
@@ -541,15 +552,17 @@ def _saved_form(game: Game, meta: Mapping[str, Any] | None = None) -> dict[str, 
     return data
 
 
-def game_from_dict(data: Any) -> tuple[Game, dict[str, Any]]:
+def game_from_dict(data: Any, *, outside: bool = False) -> tuple[Game, dict[str, Any]]:
     """``(game, meta)`` from a saved form; upgrades, checks every field and replays.
 
     ``meta`` always has ``name``, ``created`` and ``updated`` (``None`` when the save
     does not say) plus any other keys it carried. Raises :class:`SaveError`.
+    ``outside``: a file from outside this device (an import): the app's moves are checked
+    too (HR-AI-14, HR-OIC-4; reason ``"forged"``).
     """
     game, meta = read_save(data)
     try:
-        return _check_rules(game), meta
+        return _check_rules(game, outside), meta
     except _Problem as problem:
         raise _save_error(problem) from None
     except Exception:
@@ -598,9 +611,10 @@ def parse_save_text(text: Any) -> Any:
         raise SaveError("This save is damaged and cannot be opened") from None
 
 
-def loads(text: str | bytes) -> tuple[Game, dict[str, Any]]:
-    """``(game, meta)`` from save text (see :func:`game_from_dict`). Raises :class:`SaveError`."""
-    return game_from_dict(parse_save_text(text))
+def loads(text: str | bytes, *, outside: bool = False) -> tuple[Game, dict[str, Any]]:
+    """``(game, meta)`` from save text (see :func:`game_from_dict`; ``outside`` for an imported
+    file). Raises :class:`SaveError`."""
+    return game_from_dict(parse_save_text(text), outside=outside)
 
 
 # --------------------------------------------------------------------------- share links
@@ -677,7 +691,8 @@ def _unpack_share(payload: Any) -> tuple[Any, int]:
 
 
 def decode_share(payload: str) -> Game:
-    """The game inside a share payload, checked and replayed.
+    """The game inside a share payload, checked and replayed; the app's moves in it derived
+    again and compared (HR-AI-14, HR-OIC-4: a link never chooses them).
 
     Raises :class:`ShareError` — and nothing else, whatever ``payload`` is.
     """
@@ -693,10 +708,13 @@ def decode_share(payload: str) -> Game:
                 if key not in data:
                     raise _Problem(f"'{_LONG[key]}' is missing")
             game = _check_game_fields(upgrade_game({_LONG[k]: v for k, v in data.items()}, schema))
-            return _check_rules(game)
+            return _check_rules(game, outside=True)
         except _Problem as problem:
             if problem.reason == "damaged":
                 raise ShareError(f"This link is damaged: {problem.detail}") from None
+            if problem.reason == "forged":
+                raise ShareError(f"This link's app moves were not made by the app: {problem.detail}",
+                                 "forged") from None
             if problem.reason == "too-large":
                 raise ShareError(f"This link is {problem.detail}", "too-large") from None
             raise ShareError(f"This link cannot be opened: {problem.detail}", problem.reason) from None

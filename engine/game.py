@@ -65,8 +65,9 @@ from .text import brief_repr
 
 __all__ = [
     "SYSTEM_MODULES", "MAX_SEED", "SEED_RANGE", "MAX_TYPED_SEED", "SEED_BITS", "MAX_REPLAY_WORK",
-    "DEFAULT_ACTION_WORK", "MAX_NESTING", "READ_ONLY",
+    "DEFAULT_ACTION_WORK", "MAX_APP_MOVE_WORK", "MAX_NESTING", "READ_ONLY",
     "RuleError", "ActionError", "UnknownKind", "GameError", "SetupError", "ArgumentError", "TooLong",
+    "NotTheAppsMove", "app_move_work", "check_app_moves",
     "FrozenDict", "FrozenList", "freeze", "thaw", "replaced", "json_data", "system", "Game",
     "new_seed", "seed_is_secret", "equipment", "is_spectator", "new_game", "replay_work", "work_of",
     "check_replay_work", "replay", "normalize_action", "check", "can_apply", "apply", "undo", "redo", "goto",
@@ -97,6 +98,15 @@ SEED_BITS = 128
 MAX_REPLAY_WORK = 400_000
 #: A system's work per action when it does not say (:func:`replay_work`).
 DEFAULT_ACTION_WORK = 250
+#: The most work (the units of :data:`MAX_REPLAY_WORK`) checking the app's moves of a game from
+#: outside may take (:func:`check_app_moves`: HR-AI-14, HR-OIC-4; the system's
+#: ``app_move_work`` estimates it before checking from the slowest decisions, so a hostile link
+#: costs at most about 2.5 s of CPython). The longest games the app lets grow open, checked, in
+#: 0.25 s of CPython and 0.54 s of Pyodide under Node, CPU time on the benchmark machine (a
+#: conflict of two Hard sides; ``make bench``: tests/bench_appmove.py), once, when a link or a
+#: file is opened. :func:`apply` refuses an app's move that would take a game past it, so every
+#: game the app made opens again from its link.
+MAX_APP_MOVE_WORK = 2_500_000
 
 
 class RuleError(ValueError):
@@ -137,6 +147,12 @@ class ArgumentError(ValueError):
     one, a side that is not 0 or 1 …); the message says what was expected. Every
     system's bad-argument error (``ArgumentError``, ``BadArgument``, ``CampaignError``)
     is this class."""
+
+
+class NotTheAppsMove(RuleError):
+    """A game from outside (a link, an imported file) with a move recorded for a side the app
+    plays that the app does not make there (HR-AI-14, HR-OIC-4: the app's moves are derived
+    from the seed and the public game, never read from a link). ``step`` says which."""
 
 
 class TooLong(GameError):
@@ -444,6 +460,42 @@ def check_replay_work(kind: str, setup: Any, actions: Sequence[Any]) -> None:
                       f"seconds to replay; the app opens a game that replays in about a second")
 
 
+def app_move_work(game: Game) -> int:
+    """How much work checking the app's moves of ``game`` takes (:func:`check_app_moves`), told
+    before checking: the system's ``app_move_work(setup, actions)``, 0 when the app plays no
+    side of it (or the system has no app player). Cheap: it reads the setup and the actions."""
+    game = _checked_game(game)
+    hook = getattr(system(game.kind), "app_move_work", None)
+    return 0 if hook is None else hook(game.setup, game.actions)
+
+
+def check_app_moves(game: Game) -> Game:
+    """HR-AI-14, HR-OIC-4 (issue 35): every move recorded for a side the app plays in ``game``
+    is the move the app makes at that point, derived again from the seed and the public game.
+
+    For a game from outside this device (a share link, an imported file), after
+    :func:`validate`: raises :class:`NotTheAppsMove` (the clause and the step) for the first
+    move the app does not make, and :class:`TooLong` when checking would take longer than
+    :data:`MAX_APP_MOVE_WORK` (before any of it is checked). A spectator's copy has no seed
+    (its bids and dice are facts of the table) and is not checked. Returns ``game``."""
+    game = _checked_game(game)
+    mod = system(game.kind)
+    check_move = getattr(mod, "check_app_move", None)
+    if check_move is None or is_spectator(game) or app_move_work(game) == 0:
+        return game
+    if app_move_work(game) > MAX_APP_MOVE_WORK:
+        raise TooLong("checking the app's moves would keep a tablet busy too long; the app opens a game whose "
+                      "app moves it checks in a few seconds")
+    state, rng = _start(game)
+    for index, action in enumerate(game.actions):
+        try:
+            check_move(game, state, action)
+        except RuleError as err:
+            raise NotTheAppsMove(err.rule_id, err.message, index + 1) from None
+        state = mod.step(state, action, game.rules, rng)
+    return game
+
+
 def _start(game: Game) -> tuple[Any, random.Random]:
     mod = system(game.kind)
     rng = random.Random(game.seed)
@@ -520,6 +572,15 @@ def normalize_action(game: Game, action: Mapping[str, Any]) -> dict[str, Any]:
     return thaw(_canonical(system(game.kind), replay(game), action, game.rules))
 
 
+def _app_move(mod: ModuleType, game: Game, state: Any, action: Mapping[str, Any]) -> None:
+    """HR-AI-14, HR-OIC-4: a move of a side the app plays is taken only as the app makes it (the
+    system's ``check_app_move``; the app's own decision is remembered, so asking costs nothing),
+    so every game the app makes passes :func:`check_app_moves` when its link is opened."""
+    check_move = getattr(mod, "check_app_move", None)
+    if check_move is not None:
+        check_move(game, state, action)
+
+
 def check(game: Game, action: Mapping[str, Any]) -> None:
     """Raise the :class:`RuleError` / :class:`ActionError` that refuses ``action`` at the
     game's current position; return ``None`` when it is allowed. Changes nothing."""
@@ -528,7 +589,9 @@ def check(game: Game, action: Mapping[str, Any]) -> None:
         raise ActionError(READ_ONLY)
     mod = system(game.kind)
     state, rng = _replay(game, game.position)
-    mod.step(state, thaw(_canonical(mod, state, action, game.rules)), game.rules, rng)
+    canonical = _canonical(mod, state, action, game.rules)
+    _app_move(mod, game, state, canonical)
+    mod.step(state, thaw(canonical), game.rules, rng)
 
 
 def can_apply(game: Game, action: Mapping[str, Any]) -> bool:
@@ -553,12 +616,17 @@ def apply(game: Game, action: Mapping[str, Any]) -> Game:
     mod = system(game.kind)
     state, rng = _replay(game, game.position)
     canonical = _canonical(mod, state, action, game.rules)
+    _app_move(mod, game, state, canonical)
     new_state = mod.step(state, thaw(canonical), game.rules, rng)
     actions = game.actions[: game.position] + (canonical,)
     longer = replace(game, actions=actions, position=len(actions), _tip=(len(actions), new_state, rng.getstate()))
     if replay_work(longer) > MAX_REPLAY_WORK:
         raise TooLong("This game's history is as long as the app can reopen on a tablet in about a second: "
                       "save it and go on in a new game")
+    work = app_move_work(longer)
+    if work > MAX_APP_MOVE_WORK and work > app_move_work(replace(game, actions=actions[:-1])):
+        raise TooLong("This game has as many of the app's moves as its link can carry with each one "
+                      "checked (HR-AI-14, HR-OIC-4): save it and go on in a new game")
     return longer
 
 

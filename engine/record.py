@@ -252,7 +252,11 @@ def _plain(value: Any) -> str:
 
 def _house_section(mod: ModuleType) -> Section:
     rules = getattr(mod, "HOUSE_RULES", {}) or {}
-    entries = tuple(Entry(str(text), ref=str(rid), tag="house rule") for rid, text in rules.items())
+    # How a game from outside is opened (HR-AI-14, HR-OIC-4) is no rule of its play, and the record is
+    # made from the spectator copy, which is never checked: the system's OPENING_RULES are left out.
+    opening = set(getattr(mod, "OPENING_RULES", ()) or ())
+    entries = tuple(Entry(str(text), ref=str(rid), tag="house rule") for rid, text in rules.items()
+                    if rid not in opening)
     intro = ("The app's own rules where the source is silent; each applies when its case arises."
              if entries else "This table has no house rules.")
     return Section("house", "House rules", entries, intro=intro)

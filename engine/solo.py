@@ -10,5 +10,5 @@ __all__ = [
     "LEVELS", "LEVEL_LABELS", "HARD_SAMPLES", "Decision", "Observation",
     "controllers", "app_level", "to_act", "app_turn", "undo_target", "observe", "decide",
     "decide_observed", "normal_play", "normal_discard", "MAX_SAMPLES", "SUITS", "SIZE_WEIGHT", "OPPONENT_WEIGHT",
-    "KNOCKOUT",
+    "KNOCKOUT", "check_app_move", "app_move_work", "HARD_WORK", "MOVE_WORK",
 ]

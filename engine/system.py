@@ -77,6 +77,11 @@ OPTIONAL_HOOKS: dict[str, str] = {
                     "or take back from another person, asked before Undo (web/session.py)",
     "replay_work": "replay_work(setup, actions) -> int: what replaying the actions costs, told before "
                    "replaying (engine.game.MAX_REPLAY_WORK; issue 30)",
+    "check_app_move": "check_app_move(game, state, action) -> None: raise the RuleError (HR-AI-14, HR-OIC-4) "
+                      "when action is a move of a side the app plays that the app does not make in state "
+                      "(engine.game.check_app_moves: games from outside; issue 35)",
+    "app_move_work": "app_move_work(setup, actions) -> int: what checking the app's moves costs, told before "
+                     "checking (engine.game.MAX_APP_MOVE_WORK)",
     "record_part": "record_part(state, game) -> (facts, sections): the system's part of the printable "
                    "record, made from the spectator copy (engine.record)",
     "seats": "seats(game) -> tuple[engine.seats.Seat, ...]: the seats a phone can take at this table, from the "
@@ -89,6 +94,8 @@ OPTIONAL_HOOKS: dict[str, str] = {
                      "as the record says them",
     "RULINGS": "the ids of the RULES.md rulings this system applies (the record lists them)",
     "HOUSE_RULES": "{id: text} of the house rules this system applies (shown as house rules)",
+    "OPENING_RULES": "the ids among HOUSE_RULES about opening a game from outside (HR-AI-14, HR-OIC-4), "
+                     "not part of a game's printed record (engine.record)",
 }
 
 

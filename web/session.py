@@ -184,7 +184,7 @@ class Session:
             return "No game is open"
         try:
             new = games.apply(self.game, action)
-        except (games.RuleError, games.ActionError) as err:
+        except (games.RuleError, games.ActionError, games.TooLong) as err:  # TooLong: as long as it may grow
             return str(err)
         self._update(new)
         return None

@@ -826,7 +826,7 @@ class Store:
         change is said in ``notes`` (plain sentences), when given.
         Raises :class:`engine.codec.SaveError` for a file that cannot be opened.
         """
-        game, meta = codec.loads(text)
+        game, meta = codec.loads(text, outside=True)  # a file from outside: the app's moves checked too
         notes = [] if notes is None else notes
         given = meta.get("name")
         name = clean_name(given)

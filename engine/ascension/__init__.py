@@ -66,7 +66,7 @@ from __future__ import annotations
 from ..game import ArgumentError, SetupError
 from .advice import AIM_NAMES, AIMS, Advice, GridCell, advice, bid_name, candidate_bids, mix_text, payoff, public_state
 from .odds import MOVEMENT_NAMES, MOVEMENTS, OutcomeOdds, SideOdds, as_bid, outcome_odds, week_odds, withdraw_route
-from .opponent import LEVEL_LABELS, LEVELS, app_bid, app_turn, undo_target
+from .opponent import LEVEL_LABELS, LEVELS, app_bid, app_move_work, app_turn, check_app_move, undo_target
 from .public import public_game
 from .record import SETTING_WORDS, record_part
 from .referee import (
@@ -135,6 +135,7 @@ from .values import (
     KIND,
     NO_EFFECT,
     OLD_RULINGS_NOTE,
+    OPENING_RULES,
     PHASES,
     READS_BOTH,
     READS_WINNER,
@@ -161,9 +162,11 @@ BadArgument = ArgumentError
 
 __all__ = [
     # the system (engine.system) and its errors
-    "KIND", "VARIANTS", "SPECTATOR_VIEW", "ACTION_TYPES", "HOUSE_RULES", "RULINGS", "SetupError", "ArgumentError",
-    "BadArgument", "normalize_setup", "normalize_action", "start", "step", "describe", "public_game", "seats", "seat_private", "seat_action", "upgrade",
+    "KIND", "VARIANTS", "SPECTATOR_VIEW", "ACTION_TYPES", "HOUSE_RULES", "OPENING_RULES", "RULINGS", "SetupError",
+    "ArgumentError", "BadArgument", "normalize_setup", "normalize_action", "start", "step", "describe",
+    "public_game", "seats", "seat_private", "seat_action", "upgrade",
     "standing", "status", "undo_warning", "equipment", "replay_work", "record_part", "SETTING_WORDS",
+    "check_app_move", "app_move_work",
     # tables (tables.py)
     "MANEUVERS", "MANEUVER_NAMES", "TIERS", "TIER_NAMES", "TIER_MARGINS", "SOURCE_TABLES", "FALLBACK",
     "FALLBACK_NOTE", "MATCHUPS", "matchup", "TURN_PHASES", "JIBRIL_DIVISION", "JIBRIL_NOTE",

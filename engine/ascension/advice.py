@@ -61,12 +61,12 @@ def public_state(state: Any) -> Any:
     state = state_arg(state)
     if state.phase == "over":
         raise RuleError("AI-15", f"the battle is over: {state.outcome}")
-    memo = state_memo(state)
-    public = memo.get("public")
+    known = state.__dict__  # per state object (its memo is shared by content: state_memo)
+    public = known.get("_public")
     if public is None:
         public = state if (state.phase == "bid" and state.bids == (None, None)) else \
             replace(state, phase="bid", bids=(None, None), switched=(False, False))
-        memo["public"] = public
+        known["_public"] = public
     return public
 
 

@@ -19,7 +19,9 @@ check both that and an independent enumeration written from the rules alone.
 Speed: the success counts are grouped by what they decide (winner, tier, each side's
 mitigation) before the casualty ranges are rolled, and each army's landing of ``n``
 casualties is worked out once per state (memoised with the odds of each pair of bids:
-the state is immutable, so the cache never goes stale).
+the state is immutable, so the cache never goes stale). The memo is found by the state's
+content (:func:`content_key`), so a state replayed again — undo, redo, a reload, a link
+opened, a week that changed nothing — reuses what was worked out for it (issue 33).
 """
 
 from __future__ import annotations
@@ -275,22 +277,63 @@ def as_bid(bid: Any) -> "Bid":
     return Bid(maneuver, tuple(stratagems), rear)
 
 
+#: How many states' memos are found by the state itself (the fast path: the same object asked again).
 _CACHE_SIZE = 6
-#: A state's remembered readings, by kind ("odds", "land", "read", "decided", "fates", "dist", "alive" …).
+#: A state's remembered readings, by kind ("odds", "land", "decided", "fates", "dist", "pools" …).
 Memo = dict[str, Any]
 _cache: list[tuple[Any, Memo]] = []
+#: How many battles' memos are kept by their content (:func:`content_key`): a state replayed again
+#: (undo, redo, a reload, a link opened, a week that changed nothing) finds the odds, the advisor's
+#: grid and the app general's numbers it had (issue 33: compute once).
+_CONTENT_SIZE = 24
+_by_content: dict[tuple[Any, ...], Memo] = {}
+
+
+def content_key(state: BattleState) -> tuple[Any, ...]:
+    """What the odds, the advisor and the app's general read of a battle state: the armies (their
+    units, generals and levels), damage, destroyed units, vanguards, rearguards, the settings and
+    the rulings it is played with — not the week, its history, the bids or the phase (the
+    advisor wipes the bids: :func:`~engine.ascension.public_state`). Two states with the same key
+    have the same odds for every pair of bids."""
+    return (state.armies, state.damage, state.destroyed, state.vanguards, state.rearguards,
+            _hashable(state.rules), state.old_rulings)
+
+
+def _hashable(value: Any) -> Any:
+    """A settings value as a key: objects (house tables) as sorted pairs, lists as tuples."""
+    if isinstance(value, Mapping):
+        return tuple(sorted((key, _hashable(item)) for key, item in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(_hashable(item) for item in value)
+    return value
 
 
 def state_memo(state: BattleState) -> Memo:
-    for index, (known, remembered) in enumerate(_cache):
+    """The memo of ``state``'s pure figures (odds, landings, pools, the advisor's grid …), shared by
+    every state of the same :func:`content_key`: found by the object first, then by its content."""
+    for index, (known, memo) in enumerate(_cache):
         if known is state:
             if index:
                 _cache.insert(0, _cache.pop(index))
-            return remembered
-    memo: Memo = {"odds": {}, "land": {}, "read": {}, "decided": {}, "fates": {}, "dist": {}}
+            return memo
+    key = content_key(state)
+    found = _by_content.pop(key, None)
+    if found is not None:
+        memo = found
+    else:
+        memo = {"odds": {}, "land": {}, "decided": {}, "fates": {}, "dist": {}, "settings": key[5:]}
+        if len(_by_content) >= _CONTENT_SIZE:
+            del _by_content[next(iter(_by_content))]  # the least recently used
+    _by_content[key] = memo
     _cache.insert(0, (state, memo))
     del _cache[_CACHE_SIZE:]
     return memo
+
+
+#: What a reading of the tables decides (:func:`_decided`), by the settings and rulings it reads
+#: and what decides it: the same for every battle with those settings.
+_DECIDED_SIZE = 4096
+_decided_memo: dict[tuple[Any, ...], "_Decided"] = {}
 
 
 def _pools(state: BattleState, memo: Memo, bids: tuple[Bid, Bid], switched: tuple[bool, bool]) -> tuple[Any, Any]:
@@ -392,36 +435,45 @@ def _decided(state: BattleState, memo: Memo, bids: tuple[Bid, Bid], switched: tu
              pools: tuple[Any, Any], winner: int | None, tier: str) -> _Decided:
     """AI-8 … AI-11, AI-16, AI-19 via the week's own readings (``read_tables``,
     ``withdrew_of`` and ``beaten_line``, :mod:`.week`),
-    remembered per state for what decides them: both maneuvers, Harassing Fire and Hold the
-    Line, the switches, the winner and the tier (the same cells whatever the other
-    stratagems or the pools)."""
+    remembered for what decides them: the settings and rulings, both maneuvers, Harassing Fire
+    and Hold the Line, the switches, the winner and the tier (the same cells whatever the
+    armies, the other stratagems or the pools)."""
     read_key = (bids[0].maneuver, bids[1].maneuver, switched, winner, tier,
                 "harassing_fire" in bids[0].stratagems, "harassing_fire" in bids[1].stratagems)
     key = (read_key, "hold_the_line" in bids[0].stratagems, "hold_the_line" in bids[1].stratagems)
     found = memo["decided"].get(key)
     if found is None:
-        reading = memo["read"].get(read_key)
-        if reading is None:
-            reading = memo["read"][read_key] = read_tables(state, bids, switched, successes, pools)
-        withdrew = withdrew_of(reading)
-        loser = beaten_line(reading, bids)
-        moves = []
-        for s in (0, 1):
-            if withdrew[s]:
-                moves.append(withdraw_route(reading.cells[s].text))
-            elif reading.maneuvers[s] == "withdraw":
-                moves.append("withdraw_fails")
-            elif loser == s and not state.old_rulings:
-                moves.append("falls_back")
-            else:
-                moves.append("stays")
-        spans = reading.ranges
-        rolls = [1 if span is None else span[1] - span[0] + 1 for span in spans]
-        found = memo["decided"][key] = _Decided(
-            reading, (moves[0], moves[1]), withdrew,
-            tuple(reading.applied[s] and reading.cells[s].origin == "fallback" for s in (0, 1)), spans,
-            (rolls[0], rolls[1]))
+        shared = (memo["settings"], key)
+        found = _decided_memo.get(shared)
+        if found is None:
+            found = _read_decided(state, bids, switched, successes, pools)
+            if len(_decided_memo) >= _DECIDED_SIZE:
+                _decided_memo.clear()
+            _decided_memo[shared] = found
+        memo["decided"][key] = found
     return found
+
+
+def _read_decided(state: BattleState, bids: tuple[Bid, Bid], switched: tuple[bool, bool],
+                  successes: tuple[int, int], pools: tuple[Any, Any]) -> _Decided:
+    reading = read_tables(state, bids, switched, successes, pools)
+    withdrew = withdrew_of(reading)
+    loser = beaten_line(reading, bids)
+    moves = []
+    for s in (0, 1):
+        if withdrew[s]:
+            moves.append(withdraw_route(reading.cells[s].text))
+        elif reading.maneuvers[s] == "withdraw":
+            moves.append("withdraw_fails")
+        elif loser == s and not state.old_rulings:
+            moves.append("falls_back")
+        else:
+            moves.append("stays")
+    spans = reading.ranges
+    rolls = [1 if span is None else span[1] - span[0] + 1 for span in spans]
+    fallback = [reading.applied[s] and reading.cells[s].origin == "fallback" for s in (0, 1)]
+    return _Decided(reading, (moves[0], moves[1]), withdrew, (fallback[0], fallback[1]), spans,
+                    (rolls[0], rolls[1]))
 
 
 def _alive(state: BattleState, memo: Memo) -> tuple[frozenset[int], frozenset[int]]:

@@ -17,14 +17,18 @@ from fractions import Fraction
 from typing import Any
 
 from .. import zerosum
-from ..game import ArgumentError, Game, replay
+from ..game import ArgumentError, Game, RuleError, replay
 from ..text import brief_repr
 from .advice import advice, bid_name, mix_text, public_state, stated_stratagems
+from .referee import normalize_action
+from .rules import dice_pool
 from .setup import app_levels
+from .steps import start
 from .tables import MANEUVERS
 from .values import KIND, Bid, side_arg
 
-__all__ = ["LEVELS", "LEVEL_LABELS", "app_bid", "app_turn", "undo_target"]
+__all__ = ["LEVELS", "LEVEL_LABELS", "app_bid", "app_turn", "undo_target", "check_app_move", "app_move_work",
+           "ADVICE_WORK", "DIE_WORK", "EASY_WORK"]
 
 
 #: How well the app plays an army (setup ``"level"``).
@@ -127,3 +131,90 @@ def undo_target(game: Any) -> int | None:
         if "why" not in game.actions[index]:
             return index
     return None
+
+
+# ---------------------------------------------------------------------------
+# HR-AI-14: the app general's bids of a battle from outside, derived again (issue 35)
+
+#: What checking one week's Normal or Hard bid costs (the units of engine.game.MAX_REPLAY_WORK):
+#: the staff officer's numbers for the week, a base and a part per die of the largest pool
+#: (measured cold on CPython, tests/bench_appmove.py); an Easy bid costs EASY_WORK.
+ADVICE_WORK = 20_000
+DIE_WORK = 7_500
+EASY_WORK = 1_000
+
+
+def _move(action: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in action.items() if key != "why"}
+
+
+def check_app_move(game: Any, state: Any, action: Mapping[str, Any]) -> None:
+    """HR-AI-14: raise the :class:`~engine.game.RuleError` when ``action`` (about to be taken in
+    ``state`` of ``game``) is the bid of an army the app plays and not the bid the app's general
+    makes there (:func:`app_bid`, from the game's seed and the public battle). Other actions,
+    and people's bids, pass. The message names neither bid (one may still be sealed)."""
+    if not isinstance(action, Mapping) or action.get("type") != "bid" or "sealed" in action:
+        return
+    side = action.get("side")
+    if side not in (0, 1) or isinstance(side, bool):
+        return
+    level = state.armies[side].level
+    if level is None:
+        return
+    army = state.armies[side].name
+    who = f"{army} is played by the app ({LEVEL_LABELS.get(level, level)})"
+    if "why" not in action:
+        raise RuleError("HR-AI-14", f"{who}: only the app's general bids for it, and this bid of week "
+                                    f"{state.week} is not the app's")
+    made = normalize_action(state, app_bid(state, side, level, game.seed))
+    if _move(made) != _move(action):
+        raise RuleError("HR-AI-14", f"{who}, and its bid of week {state.week} is not the one the app's general "
+                                    "makes there (it bids from the game's seed and what both sides can see)")
+
+
+_POOLS: list[tuple[Any, int]] = []  # (setup, largest pool) of the last setups asked
+
+
+def _largest_pool(setup: Mapping[str, Any], actions: Any) -> int:
+    """The largest pool of dice of the battle (AI-2, AI-3) as set up, over both armies' six
+    maneuvers, or the bound of a unit that joins later (its highest stat and the reinforcement
+    dice the most units could add), whichever is larger."""
+    largest = next((pool for known, pool in _POOLS if known is setup), None)
+    if largest is None:
+        state = start(setup)
+        largest = max(dice_pool(state, s, m).dice for s in (0, 1) for m in MANEUVERS)
+        _POOLS.insert(0, (setup, largest))
+        del _POOLS[4:]
+    joined = [a.get("unit") for a in actions if isinstance(a, Mapping) and a.get("type") == "join"
+              and isinstance(a.get("unit"), Mapping)]
+    if joined:
+        count = sum(len(army.get("units", ())) for army in setup.get("armies", ())) + len(joined)
+        stats = [u.get(k) for u in joined if u is not None for k in ("attack", "defense", "mobility")]
+        top = max([v for v in stats if isinstance(v, int) and not isinstance(v, bool)] + [1])
+        largest = max(largest, top + ((count - 1) * top + 2).bit_length() - 2)
+    return largest
+
+
+def app_move_work(setup: Mapping[str, Any], actions: Any) -> int:
+    """HR-AI-14: the work of checking the app general's bids of a battle (see
+    :func:`engine.game.app_move_work`), from the (normalized) setup and the actions: each week
+    with a Normal or Hard bid of the app costs the staff officer's numbers once (both armies'
+    bids share them), :data:`ADVICE_WORK` plus :data:`DIE_WORK` a die of the largest pool; an
+    Easy bid :data:`EASY_WORK`. 0 when people play both armies."""
+    levels = app_levels(setup)
+    if levels == (None, None):
+        return 0
+    per_week = ADVICE_WORK + DIE_WORK * _largest_pool(setup, actions)
+    work, advised = 0, False
+    for action in actions:
+        kind = action.get("type") if isinstance(action, Mapping) else None
+        if kind == "roll" or kind == "leave":
+            advised = False
+        elif kind == "bid" and action.get("side") in (0, 1) and not isinstance(action.get("side"), bool):
+            level = levels[action["side"]]
+            if level == "easy":
+                work += EASY_WORK
+            elif level is not None and not advised:
+                work += per_week
+                advised = True
+    return work

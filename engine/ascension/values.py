@@ -134,7 +134,18 @@ HOUSE_RULES: Mapping[str, str] = MappingProxyType({
                 "Withdraw) and holding the hex (the chance your army is still in the hex after the week: "
                 "not withdrawn, fallen back or destroyed). The recommendation is the equilibrium of that "
                 "zero-sum game (exact, engine/zerosum.py).",
+    "HR-AI-14": "The app's general bids from the game's seed and what both sides can see, never from a "
+                "link: a battle that comes from another device (a link or an imported file) opens only if "
+                "every bid of an army the app plays is the bid the app's general makes there; otherwise it "
+                "is refused and nothing is saved. Your own saves on this tablet open as they are. Checking "
+                "takes time, so a battle against the app holds as many of its weeks as its link can carry "
+                "checked (about 30 weeks with armies of stats up to 6; fewer with stronger ones): past that, "
+                "the app's general does not bid, and you go on in a new battle.",
 })
+
+#: The house rules about opening a game from outside (the app's moves checked, issue 35): shown
+#: with the others, not part of a game's printed record (engine.record).
+OPENING_RULES: tuple[str, ...] = ("HR-AI-14",)
 
 #: RULES.md clauses that are rulings (the app's reading where the source is silent).
 RULINGS: tuple[str, ...] = ("AI-1", "AI-2", "AI-5", "AI-6", "AI-7", "AI-9", "AI-10", "AI-11", "AI-12", "AI-14",

@@ -89,6 +89,7 @@ from __future__ import annotations
 
 from ..game import ArgumentError, SetupError
 from . import opponent
+from .opponent import app_move_work, check_app_move
 from .public import public_game
 from .record import record_part
 from .referee import (
@@ -140,6 +141,7 @@ from .values import (
                      CONTROLLERS,
                      HOUSE_RULES,
                      KIND,
+                     OPENING_RULES,
                      PHASES,
                      RULINGS,
                      SCENARIO_CHOICES,
@@ -157,8 +159,9 @@ from .values import (
 
 __all__ = [
     # the system (engine.system): its names and hooks
-    "KIND", "VARIANTS", "SPECTATOR_VIEW", "ACTION_TYPES", "HOUSE_RULES", "RULINGS",
-    "normalize_setup", "start", "normalize_action", "step", "describe", "public_game", "seats", "seat_private", "seat_action",
+    "KIND", "VARIANTS", "SPECTATOR_VIEW", "ACTION_TYPES", "HOUSE_RULES", "OPENING_RULES", "RULINGS",
+    "normalize_setup", "start", "normalize_action", "step", "describe", "public_game", "check_app_move",
+    "app_move_work", "seats", "seat_private", "seat_action",
     "upgrade", "standing", "status", "equipment", "undo_warning", "replay_work", "record_part",
     # errors (engine.game's, under the names this module always had)
     "SetupError", "ArgumentError",

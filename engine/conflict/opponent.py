@@ -44,8 +44,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import Card, Suit, full_deck
-from ..game import Game, replay
+from ..game import Game, RuleError, replay
 from ..text import brief_repr, plural
+from .referee import normalize_action
 from .rules import best_place, card_value, is_usable, max_card_size, rating_of, side_engageable, trumped_by, trumps
 from .values import KIND, ArgumentError, ConflictState, Play, Scope, Side, checked_state
 
@@ -53,7 +54,7 @@ __all__ = [
     "LEVELS", "LEVEL_LABELS", "HARD_SAMPLES", "Decision", "Observation",
     "controllers", "app_level", "to_act", "app_turn", "undo_target", "observe", "decide",
     "decide_observed", "normal_play", "normal_discard", "MAX_SAMPLES", "SUITS", "SIZE_WEIGHT", "OPPONENT_WEIGHT",
-    "KNOCKOUT",
+    "KNOCKOUT", "check_app_move", "app_move_work", "HARD_WORK", "MOVE_WORK",
 ]
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
@@ -268,7 +269,8 @@ def decide(state: ConflictState, side: int, level: str = "normal",
     play phase, *side* to play: a play or a pass. Raises ``ValueError`` when *side*
     has nothing to decide. Uses only :func:`observe` (the app never peeks).
 
-    Remembered with the state (a state never changes): asking again costs nothing.
+    Remembered with the state (a state never changes) and by the observation (another state
+    object of the same position: undo, redo, a reload): asking again costs nothing.
     """
     checked_state(state)
     _side_number(side)
@@ -279,8 +281,22 @@ def decide(state: ConflictState, side: int, level: str = "normal",
     memo = state.__dict__.setdefault("_decisions", {})  # not a field: replace() starts a new one
     found = memo.get((side, level, samples))
     if found is None:
-        found = memo[(side, level, samples)] = decide_observed(observe(state, side), level, samples)
+        obs = observe(state, side)
+        content = (obs.key(level, "decide"), obs.rival, samples)
+        found = _REMEMBERED.pop(content, None)
+        if found is None:
+            found = decide_observed(obs, level, samples)
+            if len(_REMEMBERED) >= _REMEMBERED_SIZE:
+                del _REMEMBERED[next(iter(_REMEMBERED))]  # the least recently used
+        _REMEMBERED[content] = memo[(side, level, samples)] = found
     return Decision(copy.deepcopy(found.action), found.why, found.level)
+
+
+#: Decisions by the observation they were made from (issue 33: compute once): a position seen
+#: again — undo, redo, a reload, a link whose app moves are checked (HR-OIC-4) — is not thought
+#: over again. The observation is everything a decision reads, so the same one decides the same.
+_REMEMBERED_SIZE = 256
+_REMEMBERED: dict[tuple[Any, ...], Decision] = {}
 
 
 #: Hard may imagine at most this many deals per decision (a caller's ``samples``).
@@ -794,3 +810,71 @@ def _strength(move: tuple[int, int]) -> tuple[int, int]:
 
 def _signed(value: float) -> str:
     return f"{value:+.1f}".replace("-", "−")
+
+
+# ---------------------------------------------------------------------------
+# HR-OIC-4: the app's moves of a conflict from outside, derived again (issue 35)
+
+#: What checking one of the app's moves costs (the units of engine.game.MAX_REPLAY_WORK): a Hard
+#: play or pass imagines HARD_SAMPLES deals (its slowest decisions, measured on CPython:
+#: tests/bench_appmove.py); every other move, a discard or an Easy or Normal play, MOVE_WORK.
+HARD_WORK = 12_000
+MOVE_WORK = 500
+
+_MOVES = ("discard", "play", "pass")
+
+
+def _move(action: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in action.items() if key != "why"}
+
+
+def check_app_move(game: Any, state: ConflictState, action: Mapping[str, Any]) -> None:
+    """HR-OIC-4: raise the :class:`~engine.game.RuleError` when ``action`` (about to be taken in
+    ``state`` of ``game``) is a move of a side the app plays — a discard, a play or a pass — and
+    not the move the app makes there (:func:`decide`, from its observation: the public conflict
+    and its own hand). People's moves pass. The message names no card (the app's hand is hidden)."""
+    if not isinstance(action, Mapping) or action.get("type") not in _MOVES or state.deck_mode != "app":
+        return
+    side = action.get("side")
+    if side not in (0, 1) or isinstance(side, bool):
+        return
+    level = state.levels[side]
+    if level is None:
+        return
+    what = {"discard": "discard", "play": "card", "pass": "pass"}[action["type"]]
+    who = f"{state.sides[side].name} is played by the app ({LEVEL_LABELS.get(level, level)})"
+    if "why" not in action:
+        raise RuleError("HR-OIC-4", f"{who}: only the app moves that side, and this {what} of round "
+                                    f"{state.round} is not the app's")
+    try:
+        made = normalize_action(state, decide(state, side, level).action)
+    except ValueError:  # the app has nothing to decide here (not its turn): not its move
+        raise RuleError("HR-OIC-4", f"{who}, and a {what} of round {state.round} is recorded where the app "
+                                    "does not move") from None
+    if _move(made) != _move(action):
+        raise RuleError("HR-OIC-4", f"{who}, and its {what} of round {state.round} is not the move the app makes "
+                                    "there (it decides from the game's seed, what the table can see and its own "
+                                    "hand)")
+
+
+def app_move_work(setup: Mapping[str, Any], actions: Any) -> int:
+    """HR-OIC-4: the work of checking the app's moves of a conflict (see
+    :func:`engine.game.app_move_work`), from the (normalized) setup and the actions: a Hard play
+    or pass :data:`HARD_WORK`, any other move of a side the app plays :data:`MOVE_WORK`. 0 when
+    people play both sides or the table's own cards are used."""
+    if not isinstance(setup, Mapping) or setup.get("deck", "app") != "app":
+        return 0
+    levels = controllers(setup)
+    if levels == (None, None):
+        return 0
+    work = 0
+    for action in actions:
+        if not isinstance(action, Mapping) or action.get("type") not in _MOVES:
+            continue
+        side = action.get("side")
+        level = levels[side] if side in (0, 1) and not isinstance(side, bool) else None
+        if level == "hard" and action["type"] != "discard":
+            work += HARD_WORK
+        elif level is not None:
+            work += MOVE_WORK
+    return work

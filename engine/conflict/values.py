@@ -165,7 +165,18 @@ HOUSE_RULES: Mapping[str, str] = MappingProxyType({
     "HR-OIC-3": "With one shared deck (OIC-9 variant), a player's own discards never come back in the "
                 "same refill; if the draw pile and the earlier discards cannot cover a refill, the "
                 "player's hand stays short for that round.",
+    "HR-OIC-4": "The app plays its side from the game's seed, what the table can see and its own hand, "
+                "never from a link: a conflict that comes from another device (a link or an imported file) "
+                "opens only if every discard, card and pass of a side the app plays is the move the app "
+                "makes there; otherwise it is refused and nothing is saved. Your own saves on this tablet "
+                "open as they are. Checking takes time, so a conflict against the app holds as many of its "
+                "moves as its link can carry checked (about 200 cards of a Hard side): past that, the app "
+                "does not move, and you go on in a new conflict.",
 })
+
+#: The house rules about opening a game from outside (the app's moves checked, issue 35): shown
+#: with the others, not part of a game's printed record (engine.record).
+OPENING_RULES: tuple[str, ...] = ("HR-OIC-4",)
 
 #: OIC-7: what the worked example does not give, and what the app chose for it.
 SCENARIO_CHOICES: tuple[str, ...] = (

@@ -198,6 +198,26 @@ def test_the_apps_turn_never_shows_its_hand_even_to_a_double_tap(page, base_url)
     assert_app_ok(page)
 
 
+def test_at_an_earlier_point_where_the_app_is_to_move_its_hand_stays_hidden(page, base_url):
+    """HR-OIC-4: only the app moves its side. Back at the start through History (the app, the
+    aggressor, discards first there), the board shows the app's panel and its move waiting in the
+    history, never its hand or a curtain for it."""
+    open_app(page, base_url + "#/conflict", timeout=LOAD)
+    set_up_solo(page)
+    page.get_by_role("button", name="Start the conflict").tap()
+    wait_for_person(page)
+    page.get_by_role("button", name="History").tap()
+    page.get_by_role("button", name="Start of the game").tap()
+    panel = page.locator("[data-testid=app-turn]")
+    panel.wait_for(timeout=20_000)
+    assert "its move is next in the history (Redo)" in panel.inner_text()
+    assert page.locator(".hand[aria-label='Hand of Side B']").count() == 0
+    assert page.locator("[data-testid=curtain]").count() == 0
+    page.wait_for_timeout(1500)  # the app does not move by itself here (it keeps the redo stack)
+    assert page.locator("[data-testid=app-turn]").count() == 1
+    assert_app_ok(page)
+
+
 @pytest.mark.parametrize("size", TABLET_SIZES, ids=TABLET_IDS)
 def test_tablet_battery_on_the_solo_setup(page, base_url, size):
     page.set_viewport_size(size)

@@ -364,10 +364,16 @@ def test_house_rule_readings_where_the_reference_differs():
 
 def test_odds_are_values_whatever_was_counted_or_read_first():
     """Issue 17: the odds are made as Fractions only when read, yet compare, hash and stay
-    immutable as the exact figures they show (a fresh state counts them again)."""
+    immutable as the exact figures they show. Another state of the same battle finds them
+    (issue 33: remembered by content); once forgotten, they are counted again."""
+    from engine.ascension import odds
+
     bids = (ai.Bid("attack"), ai.Bid("defend"))
     first = ai.outcome_odds(ai.start(SMALL), bids)
     first.sides[1].mean_landed  # one figure read before the others
+    assert ai.outcome_odds(ai.start(SMALL), bids) is first
+    odds._cache.clear()
+    odds._by_content.clear()
     again = ai.outcome_odds(ai.start(SMALL), bids)
     assert again is not first and again == first and hash(again) == hash(first)
     assert again.sides[0] == first.sides[0] and again.sides[0] != first.sides[1]

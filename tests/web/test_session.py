@@ -416,3 +416,66 @@ def test_damaged_saves_in_storage_never_stop_the_saves_drawer(web):
     assert text.count("Damaged save") == 2 and "Kept copies of damaged saves" in text
     with pytest.raises(DamagedSave):
         app.store.load("testdice-zzzzzz")
+
+
+# --------------------------------------------------------------------------- the app's moves (issue 35)
+
+
+def _forged_battle():
+    """A battle against the Hard app's general whose last app bid a sender changed."""
+    from dataclasses import replace
+
+    from tests.engine.test_app_moves import app_moves, battle_against_the_app
+
+    game = battle_against_the_app((None, "hard"))
+    index = app_moves(game)[-1]
+    bid = game.actions[index]
+    other = "attack" if bid["maneuver"] != "attack" else "defend"
+    actions = list(game.actions)
+    actions[index] = {"type": "bid", "side": 1, "maneuver": other, "why": bid["why"]}
+    return game, replace(game, actions=tuple(actions), _tip=None)
+
+
+def test_a_link_whose_app_bid_was_changed_is_refused_and_saves_nothing(web):
+    genuine, forged = _forged_battle()
+    app = FakeApp()
+    app.store.create(dice_game("roll"), name="Mine")
+    before = dict(app.store.storage.data)
+    session, _ = session_for(web, "battle", "Battle", app=app)
+    session.open_link(codec.encode_share(forged))
+    [text] = app.texts("error")
+    assert text.startswith("This link could not be opened: this link's app moves were not made by the app: "
+                           "HR-AI-14 at step ")
+    assert text.endswith("Nothing was saved; your games are as they were.")
+    assert app.store.storage.data == before and session.game is None
+    # The genuine link opens, identically, as a new save.
+    session.open_link(codec.encode_share(genuine))
+    assert session.game == genuine
+
+
+def test_an_imported_file_whose_app_bid_was_changed_is_refused_and_saves_nothing(web):
+    genuine, forged = _forged_battle()
+    session, app = session_for(web, "battle", "Battle")
+    before = dict(app.store.storage.data)
+    session.import_text(codec.dumps(forged, {"name": "Forged"}))
+    [text] = app.texts("error")
+    assert "That file could not be imported: this save's app moves were not made by the app: HR-AI-14" in text
+    assert app.store.storage.data == before
+    session.import_text(codec.dumps(genuine, {"name": "Genuine"}))
+    slot = next(info.id for info in app.store.list("battle"))
+    assert app.store.load(slot)[0] == genuine
+
+
+def test_a_game_as_long_as_its_link_can_carry_says_so_when_the_app_would_move(web, monkeypatch):
+    """The app's move past MAX_APP_MOVE_WORK is refused in words (a toast), never a failed tap."""
+    from engine import ascension as ai
+    from tests.engine.test_app_moves import battle_against_the_app
+
+    game = battle_against_the_app(("normal", None), weeks=1)
+    monkeypatch.setattr(games, "MAX_APP_MOVE_WORK", games.app_move_work(game))
+    session, app = session_for(web, "battle", "Battle")
+    session.start(game, "Long")
+    state = games.replay(game)
+    assert not session.act(ai.app_bid(state, 0, "normal", game.seed))
+    [text] = app.texts("error")
+    assert "as many of the app's moves as its link can carry" in text and session.game == game

@@ -607,6 +607,9 @@ class ConflictView(ToolView):
         turn = self._app_turn(st)
         if turn is not None:
             return self._app_panel(st, *turn)
+        earlier = self._app_earlier(st)
+        if earlier is not None:  # HR-OIC-4: only the app moves its side (its hand stays hidden)
+            return self._app_panel(st, *earlier, earlier=True)
         if st.phase == "discard":
             who = self._next_discarder(st)
             s, p = who
@@ -850,12 +853,28 @@ class ConflictView(ToolView):
             return None
         return opponent.app_turn(game, st)
 
-    def _app_panel(self, st, s: int, level: str):
+    def _app_earlier(self, st):
+        """(side, level) when the game shows an earlier point of its history (History, Undo) where
+        a side the app plays is to move: the app moves only at the newest point (it never drops
+        the redo stack by itself), and people never move for it (HR-OIC-4)."""
+        game = self.session.game
+        if game is None or st.deck_mode != "app" or game.position == len(game.actions):
+            return None
+        who = opponent.to_act(st)
+        if who is None:
+            return None
+        level = self._levels()[who[0]]
+        return None if level is None else (who[0], level)
+
+    def _app_panel(self, st, s: int, level: str, earlier: bool = False):
         side = st.sides[s]
         held = sum(len(hand) for hand in st.hands[s])
         doing = "discards" if st.phase == "discard" else "plays"
+        text = (f"{side.name} (the app, {opponent.LEVEL_LABELS[level]}) {doing} here: its move is next in the "
+                "history (Redo).") if earlier else \
+            f"{side.name} (the app, {opponent.LEVEL_LABELS[level]}) {doing}…"
         return h("section", {"class": ["panel app-turn", SIDE_CLASS[s]], "role": "status", "data-testid": "app-turn"},
-                 h("p", {"class": "app-turn-text"}, f"{side.name} (the app, {opponent.LEVEL_LABELS[level]}) {doing}…"),
+                 h("p", {"class": "app-turn-text"}, text),
                  h("p", {"class": "muted small"}, f"Its hand stays hidden: {plural(held, 'card')}."))
 
     def _app_moves(self):

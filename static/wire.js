@@ -13,8 +13,10 @@ const MAX_HANDED = 1 << 20;
 const MAX_SDP = 16384;
 /** How long ICE gathering may take before the description is used as it is (ms). */
 const GATHER_MS = 4000;
-/** The vendored QR decoder, loaded only where the browser has no BarcodeDetector. */
-const JSQR_URL = "./vendor/jsqr/jsQR.js";
+/** The vendored QR reader (zxing-wasm, builder/build.py), loaded only where the browser has
+ * no BarcodeDetector; its WebAssembly comes from the same folder (never its default CDN). */
+const ZXING_URL = "./vendor/zxing/zxing-reader.js";
+const ZXING_DIR = new URL("./vendor/zxing/", location.href).href;
 
 const peers = new Map(); // id → {pc, channel}
 let nextId = 1;
@@ -142,7 +144,7 @@ const ctWire = {
   secret(bytes = 16) {
     return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
   },
-  /** What the camera reader will use: "native" (BarcodeDetector), "jsqr" or "" (no camera). */
+  /** What the camera reader will use: "native" (BarcodeDetector), "zxing" or "" (no camera). */
   async reader() {
     if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) return "";
     if ("BarcodeDetector" in window) {
@@ -151,10 +153,10 @@ const ctWire = {
         if (formats.includes("qr_code")) return "native";
       } catch { /* fall through to the vendored decoder */ }
     }
-    return "jsqr";
+    return "zxing";
   },
   /** The camera into ``video`` until a QR code is read: resolves to its text; rejects with
-   * the camera's refusal. ``force`` ("jsqr") skips BarcodeDetector (tests). */
+   * the camera's refusal. ``force`` ("zxing") skips BarcodeDetector (tests). */
   async scan(video, force = "") {
     ctWire.stopScan();
     const kind = force || await ctWire.reader();
@@ -172,7 +174,7 @@ const ctWire = {
       const detector = new BarcodeDetector({ formats: ["qr_code"] });
       detect = async () => { const found = await detector.detect(video); return found.length ? found[0].rawValue : null; };
     } else {
-      await loadJsqr();
+      const zxing = await loadZxing();
       const canvas = document.createElement("canvas");
       const context = canvas.getContext("2d", { willReadFrequently: true });
       detect = async () => {
@@ -180,8 +182,9 @@ const ctWire = {
         if (!w || !h) return null;
         canvas.width = w; canvas.height = h;
         context.drawImage(video, 0, 0, w, h);
-        const found = window.jsQR(context.getImageData(0, 0, w, h).data, w, h, { inversionAttempts: "dontInvert" });
-        return found ? found.data : null;
+        const found = await zxing.readBarcodes(context.getImageData(0, 0, w, h),
+          { formats: ["QRCode"], tryHarder: true, maxNumberOfSymbols: 1 });
+        return found.length && found[0].isValid ? found[0].text : null;
       };
     }
     for (;;) {
@@ -196,17 +199,20 @@ const ctWire = {
   },
 };
 
-let jsqrLoading = null;
-function loadJsqr() {
-  if (window.jsQR) return Promise.resolve();
-  jsqrLoading ||= new Promise((resolve, reject) => {
+let zxingLoading = null;
+function loadZxing() {
+  zxingLoading ||= new Promise((resolve, reject) => {
     const script = document.createElement("script");
-    script.src = JSQR_URL;
-    script.onload = () => resolve();
-    script.onerror = () => { jsqrLoading = null; reject(new Error("the QR reader could not be loaded")); };
+    script.src = ZXING_URL;
+    script.onload = () => {
+      const zxing = window.ZXingWASM;
+      zxing.prepareZXingModule({ overrides: { locateFile: (path) => ZXING_DIR + path }, fireImmediately: true })
+        .then(() => resolve(zxing), () => { zxingLoading = null; reject(new Error("the QR reader could not start")); });
+    };
+    script.onerror = () => { zxingLoading = null; reject(new Error("the QR reader could not be loaded")); };
     document.head.appendChild(script);
   });
-  return jsqrLoading;
+  return zxingLoading;
 }
 
 window.ctWire = ctWire;

@@ -167,15 +167,17 @@ class Phones:
             self._refuse(device, str(err))
             return
         if device.paired and message.token != device.token:
-            self._refuse(device, "this code was for another phone (its seat key does not match)")
-            wire.close(device.peer)
-            device.peer, device.status = None, "away" if device.paired else "failed"
+            self._refuse(device, "its seat key does not match (this seat was paired with another phone)")
+            if device.status != "connected":  # a rejoin by another phone: it does not get the seat
+                wire.close(device.peer)
+                device.peer, device.status = None, "away"
             return
         wire.send(device.peer, seatmsg.welcome(device.seat, device.label, device.token, self.session.kind))
-        if device.status != "connected":
+        if device.status != "connected":  # a repeated hello only gets the view again
             self.app.toast(f"{device.label}'s phone {'is back' if device.paired else 'is connected'}: it shows "
                            "what a spectator sees, live.")
-        device.status, device.paired, self.problem = "connected", True, None
+            self.problem = None
+        device.status, device.paired = "connected", True
         self._send_view(device)
 
     def _refuse(self, device: Device, why: str) -> None:

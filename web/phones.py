@@ -314,24 +314,27 @@ class Phones:
             body = h("div", {"class": "row"}, button("Make a new invitation", "session:phones-rejoin", d.number,
                                                      cls="btn primary"))
         else:
-            body = [
-                h("p", {}, h("strong", {}, "1. "), "On the phone, point the camera app at this code and open the "
-                                                   "link (or send it the link below)."),
-                qr.code_figure(d.link, f"QR code of the invitation for {d.label}", "phones-offer-qr", rerender),
-                h("label", {"class": "visually-hidden", "for": f"phones-link-{d.number}"}, "Invitation link"),
-                h("input", {"type": "text", "readonly": True, "id": f"phones-link-{d.number}", "value": d.link,
-                            "class": "share-url", "data-testid": "phones-link"}),
-                h("div", {"class": "row"}, button("Copy link", "session:phones-copy", d.number, cls="btn small")),
-                h("p", {}, h("strong", {}, "2. "), "The phone then shows its answer. Scan it with this tablet's "
-                                                   "camera, or paste its text."),
-                self._scan_view(d),
-                h("label", {"class": "field"}, "Paste the phone's answer",
-                  h("textarea", {"data-field": "session:phones-answer", "rows": "3", "value": self.answer_text,
-                                 "data-testid": "phones-answer", "autocomplete": "off", "spellcheck": "false"})),
-                h("div", {"class": "row"},
-                  button("Connecting…" if d.status == "connecting" else "Connect", "session:phones-connect",
-                         d.number, cls="btn primary", disabled=d.status == "connecting")),
-            ]
+            # the code beside the steps (under them on a narrow screen): all of it on screen at once
+            body = h("div", {"class": "phone-invite-body"},
+                     qr.code_figure(d.link, f"QR code of the invitation for {d.label}", "phones-offer-qr", rerender),
+                     h("div", {"class": "phone-steps"},
+                       h("p", {}, h("strong", {}, "1. "), "On the phone, point the camera app at this code and open "
+                                                          "the link (or send the phone this link)."),
+                       h("div", {"class": "row"},
+                         h("label", {"class": "visually-hidden", "for": f"phones-link-{d.number}"}, "Invitation link"),
+                         h("input", {"type": "text", "readonly": True, "id": f"phones-link-{d.number}",
+                                     "value": d.link, "class": "share-url", "data-testid": "phones-link"}),
+                         button("Copy link", "session:phones-copy", d.number, cls="btn small")),
+                       h("p", {}, h("strong", {}, "2. "), "The phone then shows its answer: scan it with this "
+                                                          "tablet's camera, or paste its text."),
+                       self._scan_view(d),
+                       h("label", {"class": "field"}, "Paste the phone's answer",
+                         h("textarea", {"data-field": "session:phones-answer", "rows": "2", "value": self.answer_text,
+                                        "data-testid": "phones-answer", "autocomplete": "off",
+                                        "spellcheck": "false"})),
+                       h("div", {"class": "row"},
+                         button("Connecting…" if d.status == "connecting" else "Connect", "session:phones-connect",
+                                d.number, cls="btn primary", disabled=d.status == "connecting"))))
         return h("section", {"class": "phone-invite", "data-key": f"invite-{d.number}",
                              "data-testid": "phones-invite", "data-status": d.status},
                  h("div", {"class": "spread"}, h("h3", {}, f"Inviting {d.label}"),

@@ -273,10 +273,11 @@ class ShareCodes:
 
 
 # --------------------------------------------------------------------------- a code of any text
-def code_figure(text: str, label: str, testid: str, rerender: Callable[[], None]) -> VNode:
+def code_figure(text: str, label: str, testid: str, rerender: Callable[[], None], brief: bool = False) -> VNode:
     """A QR code of ``text`` (a pairing link or a phone's answer, issue 32) with its caption
-    (version and error correction), or a line saying why there is none yet. The same
-    loading and size rules as the Share drawer's codes."""
+    (its length, version and error correction; ``brief``: length and version only, for a
+    phone's screen), or a line saying why there is none yet. The same loading and size
+    rules as the Share drawer's codes."""
     try:
         error_level(text)
     except LinkTooLong as err:
@@ -292,4 +293,5 @@ def code_figure(text: str, label: str, testid: str, rerender: Callable[[], None]
     code = make(text)
     return h("figure", {"class": "qr-figure", "data-testid": testid, "data-version": code.version},
              h("div", {"class": "qr-square"}, svg(code, label)),
-             h("figcaption", {"class": "muted"}, f"{len(text):,} characters · " + caption(code)))
+             h("figcaption", {"class": "muted"}, f"{len(text):,} characters · "
+               + (f"QR version {code.version}" if brief else caption(code))))

@@ -225,9 +225,9 @@ class JoinView:
         if self.status in ("answering", "answered") or (self.status == "failed" and not self._has_view()):
             return [self._bar(), h("section", {"class": "panel join", "data-testid": "join"},
                                    h("h2", {}, f"Join {title} as a watcher"),
-                                   h("p", {}, "This phone will show the table live, read-only: what a spectator "
-                                              "may see, nothing hidden."),
-                                   problem, self._answer_view())]
+                                   problem, self._answer_view(),
+                                   h("p", {"class": "muted"}, "This phone will show the table live, read-only: what "
+                                                             "a spectator may see, nothing hidden."))]
         table = self._table()
         away = None
         if self.status in ("away", "dropped"):
@@ -239,7 +239,10 @@ class JoinView:
             body = [self._bar(), away, problem, h("p", {"class": "panel muted"}, "The tablet has no game open yet.")]
             return body
         frame = table.render()
-        return [away, problem if self.status != "dropped" else None, *(frame if isinstance(frame, list) else [frame])]
+        frame = frame if isinstance(frame, list) else [frame]
+        # the seat bar (the frame's toolbar) first, then what is wrong, then the table
+        return [frame[0], h("div", {"data-key": "seat-notes", "class": "frame-slot"}, away,
+                            problem if self.status != "dropped" else None), *frame[1:]]
 
     def _has_view(self) -> bool:
         view = self.tables.get(self.kind) if self.kind else None
@@ -252,13 +255,14 @@ class JoinView:
             return None
         rerender = lambda: self.app.later(0, self.app.render)  # noqa: E731
         return h("div", {"class": "join-answer"},
-                 h("p", {}, "Show this code to the tablet: it taps “Scan the phone's code”. Or copy the text "
-                            "below and paste it on the tablet under “Paste the phone's answer”."),
-                 qr.code_figure(self.answer, "QR code of this phone's answer", "join-answer-qr", rerender),
-                 h("label", {"class": "visually-hidden", "for": "join-answer-text"}, "This phone's answer"),
-                 h("textarea", {"id": "join-answer-text", "readonly": True, "rows": "4", "value": self.answer,
-                                "data-testid": "join-answer", "class": "share-url"}),
-                 h("div", {"class": "row"}, button("Copy the answer", "join:copy", cls="btn primary")))
+                 qr.code_figure(self.answer, "QR code of this phone's answer", "join-answer-qr", rerender, brief=True),
+                 h("p", {}, "Show this code to the tablet (“Scan the phone's code”), or copy the text and paste it "
+                            "there (“Paste the phone's answer”)."),
+                 h("div", {"class": "row"},
+                   h("label", {"class": "visually-hidden", "for": "join-answer-text"}, "This phone's answer"),
+                   h("textarea", {"id": "join-answer-text", "readonly": True, "rows": "1", "value": self.answer,
+                                  "data-testid": "join-answer", "class": "share-url"}),
+                   button("Copy", "join:copy", cls="btn primary", aria_label="Copy the answer")))
 
     def handle(self, action: str, arg, el, event) -> None:
         if action == "join:copy":

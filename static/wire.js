@@ -9,8 +9,8 @@
 /** The longest message handed to Python (characters): anything longer is reported as
  * "too long" without its text (web/seatmsg.py caps what a phone may send far lower). */
 const MAX_HANDED = 1 << 20;
-/** The longest code unpacked (characters of SDP): an offer or answer is about 700. */
-const MAX_SDP = 16384;
+/** The longest text unpacked (characters): a squeezed description is about 140 (web/sdp.py). */
+const MAX_UNPACKED = 16384;
 /** How long ICE gathering may take before the description is used as it is (ms). */
 const GATHER_MS = 4000;
 /** The vendored QR reader (zxing-wasm, builder/build.py), loaded only where the browser has
@@ -41,7 +41,8 @@ function fromBase64url(text) {
   return bytes;
 }
 
-/** SDP → deflate-raw → base64url: what a link's fragment or a phone's code carries. */
+/** Text (a squeezed SDP, web/sdp.py) → deflate-raw → base64url: what a link's fragment or a
+ * phone's code carries. */
 async function pack(text) {
   const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("deflate-raw"));
   return toBase64url(new Uint8Array(await new Response(stream).arrayBuffer()));
@@ -56,9 +57,8 @@ async function unpack(code) {
     const { value, done } = await reader.read();
     if (done) break;
     text += value;
-    if (text.length > MAX_SDP) { reader.cancel(); throw new Error("too long"); }
+    if (text.length > MAX_UNPACKED) { reader.cancel(); throw new Error("too long"); }
   }
-  if (!text.startsWith("v=0")) throw new Error("not a session description");
   return text;
 }
 
@@ -101,30 +101,30 @@ const ctWire = {
   },
   /** Python's one listener: (peer id, "open" | "close" | "state" | "message" | "bad", text). */
   listen(fn) { listener = fn; },
-  /** The tablet: a new peer with a data channel; resolves to [id, packed offer]. */
+  pack,
+  unpack,
+  /** The tablet: a new peer with a data channel; resolves to [id, its offer's SDP]. */
   async offer() {
     const [id, pc] = newPeer();
     watchChannel(id, pc.createDataChannel("seat", { ordered: true }));
     await pc.setLocalDescription(await pc.createOffer());
     await gathered(pc);
-    return [id, await pack(pc.localDescription.sdp)];
+    return [id, pc.localDescription.sdp];
   },
-  /** The tablet: the phone's packed answer for peer ``id``; rejects a code that is not one. */
-  async accept(id, code) {
+  /** The tablet: the phone's answer (SDP) for peer ``id``. */
+  async accept(id, sdp) {
     const peer = peers.get(id);
     if (!peer) throw new Error("no such invitation");
-    const sdp = await unpack(code);
     await peer.pc.setRemoteDescription({ type: "answer", sdp });
   },
-  /** The phone: the tablet's packed offer; resolves to [id, packed answer]. */
-  async answer(code) {
-    const sdp = await unpack(code);
+  /** The phone: the tablet's offer (SDP); resolves to [id, the answer's SDP]. */
+  async answer(sdp) {
     const [id, pc] = newPeer();
     pc.addEventListener("datachannel", (event) => watchChannel(id, event.channel));
     await pc.setRemoteDescription({ type: "offer", sdp });
     await pc.setLocalDescription(await pc.createAnswer());
     await gathered(pc);
-    return [id, await pack(pc.localDescription.sdp)];
+    return [id, pc.localDescription.sdp];
   },
   /** Send ``text`` to peer ``id``; whether its channel was open. */
   send(id, text) {

@@ -92,7 +92,7 @@ class Phones:
         self.answer_text, self.problem = "", None
 
         def made(result):
-            peer, code = wire.pair(result)
+            peer, code = result
             if device not in self.devices or device.status != "inviting":
                 wire.close(peer)  # cancelled meanwhile
                 return
@@ -105,7 +105,7 @@ class Phones:
             device.status = "failed"
             self.problem = "The invitation could not be made in this browser. Reload the page and try again."
 
-        wire.run(self.app, lambda: wire.js().offer(), made, failed)
+        wire.run(self.app, wire.offer, made, failed)
 
     def accept(self, device: Device, text: str) -> None:
         """The phone's answer (pasted or scanned): connect, and give up after 15 s."""
@@ -130,7 +130,7 @@ class Phones:
             self.problem = ("That is not the answer to this invitation: open this invitation's code on the phone, "
                             "then scan or paste the answer it shows.")
 
-        wire.run(self.app, lambda: wire.js().accept(peer, code), done, failed)
+        wire.run(self.app, lambda: wire.accept(peer, code), done, failed)
 
     def _timeout(self, device: Device, peer: int | None) -> None:
         if device.peer == peer and device.status == "connecting":

@@ -15,6 +15,8 @@ from typing import Any, Callable
 from js import window  # type: ignore[import-not-found]
 from pyodide.ffi import create_proxy  # type: ignore[import-not-found]
 
+from web import sdp
+
 _handlers: dict[int, Callable[[str, str], None]] = {}
 _state: dict[str, Any] = {}
 
@@ -94,6 +96,27 @@ def run(app, promise_of: Callable[[], Any], done: Callable[[Any], None], failed:
 
 
 def pair(result) -> tuple[int, str]:
-    """A ``[peer id, packed text]`` array from wire.js as a Python pair."""
+    """A ``[peer id, text]`` array from wire.js as a Python pair."""
     items = result.to_py() if hasattr(result, "to_py") else result
     return int(items[0]), str(items[1])
+
+
+# The three steps of pairing: the description squeezed (web/sdp.py), then deflated and
+# written base64url by wire.js; read back the other way, as hostile input.
+async def offer() -> tuple[int, str]:
+    """The tablet: a new peer and its invitation's code."""
+    peer, description = pair(await js().offer())
+    return peer, str(await js().pack(sdp.squeeze(description)))
+
+
+async def answer(code: str) -> tuple[int, str]:
+    """The phone: the invitation's ``code`` answered; a new peer and the answer's code.
+    Raises :class:`web.sdp.SdpError` (or the browser's error) for a code that is not one."""
+    description = sdp.expand(str(await js().unpack(code)), offer=True)
+    peer, mine = pair(await js().answer(description))
+    return peer, str(await js().pack(sdp.squeeze(mine)))
+
+
+async def accept(peer: int, code: str) -> None:
+    """The tablet: the phone's answer ``code`` for ``peer``."""
+    await js().accept(peer, sdp.expand(str(await js().unpack(code)), offer=False))

@@ -109,7 +109,7 @@ class JoinView:
         self._keep()
 
         def made(result):
-            self.peer, self.answer = wire.pair(result)
+            self.peer, self.answer = result
             self.status = "answered"
             wire.attach(self.app, self.peer, self._event)
 
@@ -117,7 +117,7 @@ class JoinView:
             self.status, self.problem = "failed", ("This invitation could not be read: it may have been cut short. "
                                                    "Open the code on the tablet again.")
 
-        wire.run(self.app, lambda: wire.js().answer(offer), made, failed)
+        wire.run(self.app, lambda: wire.answer(offer), made, failed)
 
     def _restore(self) -> None:
         """After a reload: the seat and its last view, as they were, marked away."""

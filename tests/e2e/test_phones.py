@@ -287,3 +287,49 @@ def test_pairing_through_the_tablets_camera(browser_type, base_url, new_device, 
     finally:
         device.close()
         camera.close()
+
+
+def test_no_connection_in_15_seconds_is_said_and_the_table_is_as_it_was(page, base_url, new_device):
+    """The phone answers, then goes (its page closes) before the tablet takes the answer: no
+    connection can form. The tablet says so plainly after 15 s (same Wi-Fi? a guest network?)
+    and nothing else changes; a new invitation is one tap."""
+    open_table(page, base_url)
+    before = saved_game(page)
+    device = new_device(viewport=PHONE, has_touch=True)
+    try:
+        phone = device.new_page()
+        phone.set_default_timeout(PATIENCE)
+        answer = answer_on_phone(phone, invite(page))
+        phone.close()
+        paste_answer(page, answer)
+        page.wait_for_selector("[data-testid=phones-invite][data-status=connecting]")
+        page.wait_for_selector("[data-testid=phones-invite][data-status=failed]", timeout=40_000)
+        problem = page.locator("[data-testid=phones-problem]").inner_text()
+        assert "No connection formed in 15 seconds" in problem and "same Wi-Fi" in problem
+        assert "guest" in problem and "The table is exactly as it was" in problem
+        after = saved_game(page)
+        assert after.actions == before.actions and after.position == before.position
+        assert page.locator("[data-testid=phone-row]").count() == 0  # no phone was paired
+        page.get_by_role("button", name="Make a new invitation").tap()
+        assert wait_link(page) != ""
+        assert_app_ok(page)
+    finally:
+        device.close()
+
+
+@pytest.mark.parametrize("fragment", ["o=BcHdDoIgGADQB", "o=%3Cscript%3E", "o=" + "A" * 3000],
+                         ids=["cut-short", "markup", "long"])
+def test_a_broken_invitation_link_is_said_on_the_phone(new_device, base_url, fragment):
+    device = new_device(viewport=PHONE, has_touch=True)
+    try:
+        phone = device.new_page()
+        phone.set_default_timeout(PATIENCE)
+        phone.goto(f"{base_url}#/join?t=initiative&s=watch&k=abc123&{fragment}")
+        phone.wait_for_selector(READY, state="attached", timeout=PATIENCE)
+        problem = phone.wait_for_selector("[data-testid=join-problem]")
+        assert "This invitation could not be read" in problem.inner_text()
+        assert phone.locator("[data-testid=join-answer]").count() == 0
+        assert phone.locator("#app-join script").count() == 0
+        assert_app_ok(phone)
+    finally:
+        device.close()

@@ -10,7 +10,8 @@ fingerprint, the DTLS role and the host candidates (an mDNS name is a UUID: 16 b
 with a candidate ``m<UUID, base64url>:<port>`` (``<uuid>.local``), ``4<IPv4>:<port>`` or
 ``6<IPv6>:<port>``; static/wire.js then deflates it and writes it base64url into the
 link. :func:`expand` writes the SDP back, and refuses (:class:`SdpError`) anything that
-is not such a text: a link or a phone's answer is hostile input.
+is not such a text: a link or a phone's answer is hostile input. (No ``uuid`` import: a
+phone imports this at start-up, and ``uuid`` is not in the cut standard library.)
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from __future__ import annotations
 import base64
 import ipaddress
 import re
-import uuid
 
 #: The DTLS roles and their letters.
 ROLES = {"actpass": "p", "active": "a", "passive": "s"}
@@ -69,7 +69,7 @@ def squeeze(sdp: str) -> str:
     for address, port in _CANDIDATE.findall(sdp):
         mdns = _MDNS.fullmatch(address)
         if mdns:
-            text = "m" + _b64(uuid.UUID(mdns.group(1)).bytes)
+            text = "m" + _b64(bytes.fromhex(mdns.group(1).replace("-", "")))
         else:
             try:
                 ip = ipaddress.ip_address(address)
@@ -104,7 +104,8 @@ def expand(text: str, offer: bool) -> str:
         if not port.isascii() or not port.isdigit() or not 1 <= int(port) <= 65535 or not address:
             raise SdpError("it is cut short or changed")
         if address[0] == "m":
-            host = f"{uuid.UUID(bytes=_unb64(address[1:], 16))}.local"
+            raw = _unb64(address[1:], 16).hex()
+            host = f"{raw[:8]}-{raw[8:12]}-{raw[12:16]}-{raw[16:20]}-{raw[20:]}.local"
         elif address[0] in "46":
             try:
                 ip = ipaddress.ip_address(address[1:])

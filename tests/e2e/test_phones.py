@@ -20,7 +20,7 @@ from engine import game as games
 from engine.game import apply, new_game
 
 from .conftest import READY, open_app
-from .tablet import assert_app_ok
+from .tablet import assert_app_ok, assert_escape_closes_drawer
 from .test_consim import DOUBLE_TAP_MS, PATIENCE, ROUTE, expected_setup, saved_game
 
 #: The Observer's combatants (CS-3, privacy on): never on the phone.
@@ -131,6 +131,30 @@ def pair(page, base_url, new_device):
     for recorder in (tablet_requests, phone_requests):
         assert recorder.foreign(base_url) == []  # nothing outside the origin, ever
     device.close()
+
+
+#: Every control at least this many CSS px each way (a finger on a tablet or a phone).
+TAP = 44
+
+
+def assert_big_enough(page, selector: str) -> None:
+    found = page.locator(selector).evaluate_all(
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return [e.textContent.trim() || e.tagName, "
+        "r.width, r.height]; })")
+    assert found
+    for what, width, height in found:
+        assert width >= TAP and height >= TAP, f"{what}: {width:.0f}×{height:.0f}"
+
+
+def test_the_phones_drawer_is_a_disclosure_with_big_enough_controls(page, base_url):
+    open_table(page, base_url)
+    toggle = page.locator("#app-initiative .session-bar").get_by_role("button", name="Players' phones…")
+    assert_escape_closes_drawer(page, toggle, page.locator("#initiative-drawer-phones"))
+    toggle.tap()
+    page.get_by_role("button", name="Invite a watcher").tap()
+    wait_link(page)
+    assert_big_enough(page, "#initiative-drawer-phones button, #initiative-drawer-phones textarea")
+    assert_app_ok(page)
 
 
 def test_pairing_by_paste_and_the_watch_seat_follows_three_taps(pair, base_url):
@@ -300,6 +324,7 @@ def test_no_connection_in_15_seconds_is_said_and_the_table_is_as_it_was(page, ba
         phone = device.new_page()
         phone.set_default_timeout(PATIENCE)
         answer = answer_on_phone(phone, invite(page))
+        assert_big_enough(phone, "#app-join button, #app-join textarea")  # a phone: one hand, 360 px
         phone.close()
         paste_answer(page, answer)
         page.wait_for_selector("[data-testid=phones-invite][data-status=connecting]")

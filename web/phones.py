@@ -365,7 +365,7 @@ class Phones:
                      h("span", {"class": "muted"}, f" · {d.refused} refused") if d.refused else None),
                    h("div", {"class": "row"},
                      button("Rejoin", "session:phones-rejoin", d.number, cls="btn small",
-                            aria_label=f"A new code for {d.label}'s phone") if again else None,
+                            aria_label=f"Rejoin: a new code for {d.label}'s phone") if again else None,
                      button("Drop", "session:phones-drop", d.number, cls="btn small danger",
-                            aria_label=f"Take the seat back from {d.label}'s phone"))),
+                            aria_label=f"Drop {d.label}'s phone (take the seat back)"))),
                  rejoin)

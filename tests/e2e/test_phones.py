@@ -240,7 +240,7 @@ def test_a_phone_reload_shows_the_table_as_it_was_and_rejoins_with_a_new_code(pa
     # The table plays on while the phone is away.
     tablet.wait_for_timeout(DOUBLE_TAP_MS + 50)
     tablet.get_by_role("button", name="Next ▸").tap()
-    tablet.get_by_role("button", name="A new code for Watcher 1's phone").tap()
+    tablet.get_by_role("button", name="Rejoin: a new code for Watcher 1's phone").tap()
     link = wait_link(tablet)
     answer = answer_on_phone(phone, link)
     paste_answer(tablet, answer)
@@ -251,7 +251,7 @@ def test_a_phone_reload_shows_the_table_as_it_was_and_rejoins_with_a_new_code(pa
     assert sent == games.system(cs.KIND).public_game(saved_game(tablet))
     assert_nothing_hidden(phone)
     # Drop: the phone is told, and the tablet forgets it.
-    tablet.get_by_role("button", name="Take the seat back from Watcher 1's phone").tap()
+    tablet.get_by_role("button", name="Drop Watcher 1's phone (take the seat back)").tap()
     phone.wait_for_selector("[data-testid=seat-bar][data-status=dropped]")
     assert "took this seat back" in phone.locator("[data-testid=seat-away]").inner_text()
     assert tablet.locator("[data-testid=phone-row]").count() == 0
@@ -358,3 +358,30 @@ def test_a_broken_invitation_link_is_said_on_the_phone(new_device, base_url, fra
         assert_app_ok(phone)
     finally:
         device.close()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_accessibility_audit_of_the_drawer_and_the_phone(new_device, base_url, theme):
+    """axe-core finds nothing serious on the invitation, the phone's answer or the watch seat."""
+    from .test_shell import axe_serious
+
+    tablet_device = new_device(bypass_csp=True, viewport={"width": 1024, "height": 768}, has_touch=True,
+                               color_scheme=theme)
+    phone_device = new_device(bypass_csp=True, viewport=PHONE, has_touch=True, color_scheme=theme)
+    try:
+        tablet = tablet_device.new_page()
+        open_table(tablet, base_url)
+        phone = phone_device.new_page()
+        phone.set_default_timeout(PATIENCE)
+        found = {}
+        answer = answer_on_phone(phone, invite(tablet))
+        found["invitation"], found["answer"] = axe_serious(tablet), axe_serious(phone)
+        paste_answer(tablet, answer)
+        phone.wait_for_selector("[data-testid=seat-bar][data-status=connected]")
+        phone.wait_for_selector("[data-testid=tracker]")
+        tablet.wait_for_selector("[data-testid=phone-row][data-status=connected]")
+        found["paired"], found["watching"] = axe_serious(tablet), axe_serious(phone)
+        assert found == {name: [] for name in found}
+    finally:
+        tablet_device.close()
+        phone_device.close()

@@ -64,6 +64,22 @@ def is_token(value: Any) -> bool:
             and all(c in "0123456789abcdef" for c in value))
 
 
+def _flat_message(text: str, *, nested: str, not_json: str, not_object: str, version: str) -> dict:
+    """``text`` as one flat JSON object of this wire's version, or a :class:`SeatMessageError`
+    with the caller's words for what was wrong (the depth is checked before parsing)."""
+    if codec.json_depth(text, limit=2) > 1:
+        raise SeatMessageError(nested)
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise SeatMessageError(not_json) from None
+    if not isinstance(data, dict):
+        raise SeatMessageError(not_object)
+    if type(data.get("v")) is not int or data["v"] != WIRE_VERSION:
+        raise SeatMessageError(version)
+    return data
+
+
 def read_seat_message(text: Any, seat: str) -> Hello:
     """A phone's message for ``seat``, checked: the one shape ``{"v": 1, "type": "hello",
     "token": "<32 hex digits or empty>"}``, exactly these keys. Raises
@@ -73,16 +89,10 @@ def read_seat_message(text: Any, seat: str) -> Hello:
         raise SeatMessageError("it was not text")
     if len(text) > MAX_PHONE_MESSAGE:
         raise SeatMessageError(f"it was {len(text):,} characters long (at most {MAX_PHONE_MESSAGE:,})")
-    if codec.json_depth(text, limit=2) > 1:
-        raise SeatMessageError("it was not a message this app sends (nested data)")
-    try:
-        data = json.loads(text)
-    except ValueError:
-        raise SeatMessageError("it was not a message this app sends (not JSON)") from None
-    if not isinstance(data, dict):
-        raise SeatMessageError("it was not a message this app sends")
-    if type(data.get("v")) is not int or data["v"] != WIRE_VERSION:
-        raise SeatMessageError("it came from another version of the app: reload the page on the phone")
+    data = _flat_message(text, nested="it was not a message this app sends (nested data)",
+                         not_json="it was not a message this app sends (not JSON)",
+                         not_object="it was not a message this app sends",
+                         version="it came from another version of the app: reload the page on the phone")
     kind = data.get("type")
     if kind != "hello":
         what = kind if isinstance(kind, str) and kind.isascii() and kind.isalnum() and len(kind) <= 20 else "unknown"
@@ -151,14 +161,9 @@ def read_table_message(text: Any) -> dict:
     it must: a bad one is ignored and said). Raises :class:`SeatMessageError`."""
     if not isinstance(text, str) or len(text) > MAX_TABLE_MESSAGE:
         raise SeatMessageError("the table sent something too long")
-    if codec.json_depth(text, limit=2) > 1:
-        raise SeatMessageError("the table sent something this phone does not read")
-    try:
-        data = json.loads(text)
-    except ValueError:
-        raise SeatMessageError("the table sent something this phone does not read") from None
-    if not isinstance(data, dict) or type(data.get("v")) is not int or data["v"] != WIRE_VERSION:
-        raise SeatMessageError("the table runs another version of the app: reload both pages")
+    unread = "the table sent something this phone does not read"
+    data = _flat_message(text, nested=unread, not_json=unread, not_object=unread,
+                         version="the table runs another version of the app: reload both pages")
     shape = TABLE_SHAPES.get(data.get("type"))  # type: ignore[arg-type]
     if shape is None or set(data) != {"v", "type", *shape}:
         raise SeatMessageError("the table sent something this phone does not read")

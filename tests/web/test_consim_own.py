@@ -148,7 +148,7 @@ def test_the_dying_countdown_is_tapped_in_before_the_round_can_end(view):
 
 
 def test_a_double_taps_second_tap_never_takes_back_a_card_or_enters_a_die_it_did_not_see(view):
-    from web.views.curtain import Tap
+    from web.parts.curtain import Tap
 
     tap(view, "init:entry-open")
     tap(view, "init:entry-pick", "AS")  # Ann's one card; the entry moves on to Bo

@@ -22,11 +22,11 @@ from engine.ascension import FALLBACK_NOTE, JIBRIL_DIVISION, JIBRIL_NOTE, TIER_M
 from engine.rules import SettingsError
 from web import platform
 from web.dom import button, h
+from web.parts.chances import percent, whole_percent
+from web.parts.curtain import CurtainGuard, curtain
+from web.parts.rulebits import rule_ref, with_rule_refs
+from web.parts.tool import ToolView, whole
 from web.session import Session
-from web.views.chances import percent, whole_percent
-from web.views.curtain import CurtainGuard, curtain
-from web.views.rulebits import rule_ref, with_rule_refs
-from web.views.tool import ToolView, whole
 
 DRAFT_KEY = "ct:v1:draft:battle"
 SIDE_CLASS = ("side-a", "side-b")

@@ -19,14 +19,14 @@ from engine.game import RuleError
 from engine.text import text_problem
 from web import platform
 from web.dom import button, h
+from web.parts.cards import card_back, card_button, card_picker, card_view
+from web.parts.chances import percent
+from web.parts.curtain import CurtainGuard, curtain
+from web.parts.dice import die_faces
+from web.parts.rulebits import rule_ref, with_rule_refs
+from web.parts.tool import ToolView, whole
 from web.session import Session
 from web.store import clean_name
-from web.views.cards import card_back, card_button, card_picker, card_view
-from web.views.chances import percent
-from web.views.curtain import CurtainGuard, curtain
-from web.views.dice import die_faces
-from web.views.rulebits import rule_ref, with_rule_refs
-from web.views.tool import ToolView, whole
 
 DRAFT_KEY = "ct:v1:draft:campaign"
 SIDE_CLASS = ("side-a", "side-b")

@@ -19,11 +19,11 @@ from engine.cards import Card, Suit
 from engine.conflict import opponent
 from engine.text import plural
 from web.dom import button, h
+from web.parts.cards import card_back, card_button, card_picker, card_view, suit_mark
+from web.parts.curtain import curtain
+from web.parts.rulebits import rule_ref, with_rule_refs
+from web.parts.tool import ToolView, whole
 from web.session import Session
-from web.views.cards import card_back, card_button, card_picker, card_view, suit_mark
-from web.views.curtain import curtain
-from web.views.rulebits import rule_ref, with_rule_refs
-from web.views.tool import ToolView, whole
 
 DRAFT_KEY = "ct:v1:draft:conflict"
 #: What a spectator's copy is, said where it shows what comes next (issue 21).

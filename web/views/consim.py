@@ -26,12 +26,12 @@ from engine.cards import Card
 from engine.game import RuleError
 from engine.text import plural
 from web.dom import button, h
+from web.parts.cards import card_picker, card_view
+from web.parts.chances import whole_percent
+from web.parts.dice import die_faces
+from web.parts.rulebits import rule_ref, with_rule_refs
+from web.parts.tool import ToolView, whole
 from web.session import Session
-from web.views.cards import card_picker, card_view
-from web.views.chances import whole_percent
-from web.views.dice import die_faces
-from web.views.rulebits import rule_ref, with_rule_refs
-from web.views.tool import ToolView, whole
 
 ROUTE = "initiative"
 DRAFT_KEY = "ct:v1:draft:initiative"
@@ -344,7 +344,7 @@ class ConsimView(ToolView):
     # ------------------------------------------------------------ lifecycle
     def boot(self) -> None:
         # Every key is read as hostile input (issue 35): what does not pass is set aside
-        # with one message, and the table carries on (web/views/tool.py, read_kept).
+        # with one message, and the table carries on (web/parts/tool.py, read_kept).
         kept = self.read_kept(DRAFT_KEY, clean_kept_draft, "the roster form")
         self.draft = kept["draft"]
         self.rules.update(kept["rules"])
@@ -1415,7 +1415,7 @@ class ConsimView(ToolView):
         self.notice = None
         # Deal / Next / End round: a double tap's second tap (on the button that appeared under
         # the finger, or on Next again after the order moved) is refused, and said, by the app's
-        # one guard (web/views/curtain.py TapGuard); a tap on another button is always taken.
+        # one guard (web/parts/curtain.py TapGuard); a tap on another button is always taken.
         if name == "players":
             self._set_players_view(True)
             self.confirm_leave = False

@@ -58,7 +58,9 @@ class ToolView:
     #: Where the focus goes after a tap, by action name (App.focus_to; issue 14): the first
     #: of these marked elements on the screen.
     FOCUS: dict[str, tuple[str, ...]] = {}
-    #: How long the app's player waits before it moves: its turn shows briefly (issue 17).
+    #: How long (seconds) the app's turn shows before it moves (issue 17). Its decision itself
+    #: takes at most ~0.3 s on a tablet (Hard, tests/bench_solo.py), so input is never
+    #: blocked for more than half a second.
     APP_MOVE_DELAY = 0.35
     #: What Undo says when every move so far was the app's (issue 17).
     NOTHING_TO_UNDO = "Nothing of yours to undo yet: the app made every move so far."

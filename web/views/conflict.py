@@ -33,10 +33,6 @@ SCOPES = tuple(oic.Scope)
 SIDE_CLASS = ("side-a", "side-b")
 #: How long (seconds) a new pass-the-tablet curtain ignores taps (issue 7, defect 3).
 CURTAIN_PAUSE = 0.45
-#: Solo: how long the app's turn shows before it moves (seconds). Its decision itself
-#: takes at most ~0.3 s on a tablet (Hard, tests/bench_solo.py), so input is never
-#: blocked for more than half a second.
-APP_MOVE_DELAY = 0.35
 
 
 def blank_org(suit: str = "S", number: int = 1) -> dict:
@@ -252,7 +248,6 @@ class ConflictView(ToolView):
         self.curtain_held = False  # a new curtain ignores taps for a moment
         self._hold_token = 0
         self.scroll_to_play = False
-        self._app_pending = None  # solo: the game the app's next move is scheduled for
         self._auto_shown = None  # solo: the turn whose hand was last shown without a curtain
 
     # ------------------------------------------------------------ lifecycle
@@ -326,7 +321,7 @@ class ConflictView(ToolView):
     def render(self):
         state = self.session.state
         if state is not None:
-            self._schedule_app_move(state)
+            self.schedule_app_move(state)
         return self.frame(self.render_setup() if state is None else self.render_table(state))
 
     # ---------------- setup
@@ -885,49 +880,28 @@ class ConflictView(ToolView):
                    [h("li", {"data-key": f"a{len(lines) - i}"}, h("strong", {}, name), " ", why)
                     for i, (name, why) in enumerate(lines)]))
 
-    def _schedule_app_move(self, st) -> None:
-        """When the app is to move, move after a short pause (its turn shows briefly)."""
-        game = self.session.game
-        if self._app_pending is game or self._app_turn(st) is None:
-            return
-        self._app_pending = game
+    # the app's timer and Undo for the person: ToolView
+    def app_plays(self) -> bool:
+        return not all(level is None for level in self._levels())
 
-        def move():
-            if self.session.game is not game:
-                return  # something changed meanwhile (undo, another game): render decides again
-            self._app_pending = None
-            turn = opponent.app_turn(game)
-            if turn is None:
-                return
-            side, level = turn
-            try:
-                decision = opponent.decide(self.session.state, side, level)
-            except ValueError as err:
-                self.app.toast(f"The app could not move: {err}", "error")
-                return
-            self.session.act(decision.action)
-            self.app.render()
+    def app_due(self, st) -> bool:
+        return self._app_turn(st) is not None
 
-        later = getattr(self.app, "later", None)
-        if later is not None:
-            later(APP_MOVE_DELAY, move)
-        else:
-            from js import window  # type: ignore[import-not-found]
-            from pyodide.ffi import create_once_callable  # type: ignore[import-not-found]
-
-            window.setTimeout(create_once_callable(lambda *_: move()), int(APP_MOVE_DELAY * 1000))
-
-    def _undo_for_person(self) -> bool:
-        """Solo: one tap of Undo goes back to the person's last decision. True if handled."""
-        game = self.session.game
-        if game is None or all(level is None for level in self._levels()):
+    def app_move(self) -> bool:
+        turn = opponent.app_turn(self.session.game)
+        if turn is None:
             return False
-        target = opponent.undo_target(game)
-        if target is None:
-            self.app.toast("Nothing of yours to undo yet: the app made every move so far.")
-        else:
-            self.session.goto(target)
+        side, level = turn
+        try:
+            decision = opponent.decide(self.session.state, side, level)
+        except ValueError as err:
+            self.app.toast(f"The app could not move: {err}", "error")
+            return False
+        self.session.act(decision.action)
         return True
+
+    def app_undo_target(self, game):
+        return opponent.undo_target(game)
 
     def _log(self, st):
         notes = [h("p", {"class": "muted small upgrade-note", "data-testid": "upgrade-note"}, oic.UPGRADE_NOTES[note])
@@ -986,111 +960,162 @@ class ConflictView(ToolView):
             return True
         return False
 
-    def handle(self, action: str, arg, el, event) -> None:
-        if action == "session:undo" and self._undo_for_person():
+    def on_example(self, arg, event) -> None:
+        self.draft = with_ids(oic.purple_dragon_setup())
+        self.setup_error = None
+        self._save_draft()
+
+    def on_add_org(self, arg, event) -> None:
+        if not arg:
             return
-        if self.session.handle(action, arg, el):
+        at = find_row(self.draft, arg)
+        if at is not None and at[2] is None:
+            orgs = self.draft["sides"][at[0]]["players"][at[1]]["organizations"]
+            used = {o.get("suit") for o in orgs}
+            org = blank_org(next((x.letter for x in SUITS if x.letter not in used), "S"), len(orgs) + 1)
+            org["id"] = self._new_id()
+            orgs.append(org)
+            self._save_draft()
+
+    def on_remove_org(self, arg, event) -> None:
+        if not arg:
             return
+        at = find_row(self.draft, arg)  # a row already gone is not removed twice
+        if at is not None and at[2] is not None:
+            del self.draft["sides"][at[0]]["players"][at[1]]["organizations"][at[2]]
+            self._save_draft()
+
+    def on_add_player(self, arg, event) -> None:
+        (s,) = _index(arg)
+        players = self.draft["sides"][s]["players"]
+        if len(players) < 8:
+            player = {"name": unused_player_name(self.draft), "id": self._new_id(), "organizations": []}
+            players.append(player)
+            org = blank_org()
+            org["id"] = self._new_id()
+            player["organizations"].append(org)
+        self._save_draft()
+
+    def on_remove_player(self, arg, event) -> None:
+        if not arg:
+            return
+        at = find_row(self.draft, arg)
+        if at is not None and at[2] is None and len(self.draft["sides"][at[0]]["players"]) > 1:
+            del self.draft["sides"][at[0]]["players"][at[1]]
+        self._save_draft()
+
+    def on_start(self, arg, event) -> None:
+        self._start()
+
+    def on_reveal(self, arg, event) -> None:
         st = self.session.state
-        name = action.split(":", 1)[1] if ":" in action else action
-        if name in ("start", "reveal", "hide", "discard", "pass", "pass-confirmed", "next-round", "call",
-                    "call-confirmed"):
-            self.app.focus_to(*self.NEXT)
-        elif name == "pass-cancel":
-            self.app.focus_to("pass")
-        elif name == "call-cancel":
-            self.app.focus_to("call", "result")
-        elif name == "pick":
-            self.app.focus_to("result")  # otherwise the focus stays on the card entered
-        if name == "example":
-            self.draft = with_ids(oic.purple_dragon_setup())
-            self.setup_error = None
-            self._save_draft()
-        elif name == "add-org" and arg:
-            at = find_row(self.draft, arg)
-            if at is not None and at[2] is None:
-                orgs = self.draft["sides"][at[0]]["players"][at[1]]["organizations"]
-                used = {o.get("suit") for o in orgs}
-                org = blank_org(next((x.letter for x in SUITS if x.letter not in used), "S"), len(orgs) + 1)
-                org["id"] = self._new_id()
-                orgs.append(org)
-                self._save_draft()
-        elif name == "remove-org" and arg:
-            at = find_row(self.draft, arg)  # a row already gone is not removed twice
-            if at is not None and at[2] is not None:
-                del self.draft["sides"][at[0]]["players"][at[1]]["organizations"][at[2]]
-                self._save_draft()
-        elif name == "add-player":
-            (s,) = _index(arg)
-            players = self.draft["sides"][s]["players"]
-            if len(players) < 8:
-                player = {"name": unused_player_name(self.draft), "id": self._new_id(), "organizations": []}
-                players.append(player)
-                org = blank_org()
-                org["id"] = self._new_id()
-                player["organizations"].append(org)
-            self._save_draft()
-        elif name == "remove-player" and arg:
-            at = find_row(self.draft, arg)
-            if at is not None and at[2] is None and len(self.draft["sides"][at[0]]["players"]) > 1:
-                del self.draft["sides"][at[0]]["players"][at[1]]
-            self._save_draft()
-        elif name == "start":
-            self._start()
-        elif name == "reveal" and st is not None:
-            if self.curtain_held:
-                return  # a tap that began before the curtain appeared
-            self.revealed = tuple(json.loads(arg)) if arg else None
-            self.notice = None
-            self.scroll_to_play = True
-        elif name == "hide":
-            self.revealed = None
-            self.confirm_pass = False
-            self._hold_curtain()
-        elif name == "select" and arg:
-            self.selected ^= {arg}
-        elif name == "select-unusable" and st is not None and st.phase == "discard":
-            s, p = self._next_discarder(st)
-            sizes = oic.player_max_sizes(st, s, p)
-            self.selected = {str(c) for c in st.hands[s][p] if not oic.is_usable(c, sizes[c.suit])}
-        elif name == "discard" and st is not None and st.phase == "discard":
-            s, p = self._next_discarder(st)
-            if self.session.act({"type": "discard", "side": s, "player": p, "cards": sorted(self.selected)}):
-                self.selected = set()
-        elif name == "play" and arg and st is not None:
-            pl, _, token = arg.partition(".")
-            self._play(int(pl), token)
-        elif name == "pick" and arg and st is not None:
-            self._play(min(self.table_player, len(st.sides[st.turn].players) - 1), arg)
-            self.scroll_to_play = True  # the next entry starts from the same place
-        elif name == "table-player" and arg:
-            self.table_player = int(arg)
-            self.notice = None
-        elif name == "pass" and st is not None:
-            # OIC-15: passing ends the round; with playable cards in the hand, ask first.
-            if st.deck_mode != "table" and oic.legal_plays(st) and not self.confirm_pass:
-                self.confirm_pass = True
-            else:
-                self.session.act({"type": "pass"})
-        elif name == "pass-confirmed" and st is not None:
+        if st is None:
+            return
+        if self.curtain_held:
+            return  # a tap that began before the curtain appeared
+        self.revealed = tuple(json.loads(arg)) if arg else None
+        self.notice = None
+        self.scroll_to_play = True
+
+    def on_hide(self, arg, event) -> None:
+        self.revealed = None
+        self.confirm_pass = False
+        self._hold_curtain()
+
+    def on_select(self, arg, event) -> None:
+        if not arg:
+            return
+        self.selected ^= {arg}
+
+    def on_select_unusable(self, arg, event) -> None:
+        st = self.session.state
+        if st is None or st.phase != "discard":
+            return
+        s, p = self._next_discarder(st)
+        sizes = oic.player_max_sizes(st, s, p)
+        self.selected = {str(c) for c in st.hands[s][p] if not oic.is_usable(c, sizes[c.suit])}
+
+    def on_discard(self, arg, event) -> None:
+        st = self.session.state
+        if st is None or st.phase != "discard":
+            return
+        s, p = self._next_discarder(st)
+        if self.session.act({"type": "discard", "side": s, "player": p, "cards": sorted(self.selected)}):
+            self.selected = set()
+
+    def on_play(self, arg, event) -> None:
+        st = self.session.state
+        if not arg or st is None:
+            return
+        pl, _, token = arg.partition(".")
+        self._play(int(pl), token)
+
+    def on_pick(self, arg, event) -> None:
+        st = self.session.state
+        if not arg or st is None:
+            return
+        self._play(min(self.table_player, len(st.sides[st.turn].players) - 1), arg)
+        self.scroll_to_play = True  # the next entry starts from the same place
+
+    def on_table_player(self, arg, event) -> None:
+        if not arg:
+            return
+        self.table_player = int(arg)
+        self.notice = None
+
+    def on_pass(self, arg, event) -> None:
+        st = self.session.state
+        if st is None:
+            return
+        # OIC-15: passing ends the round; with playable cards in the hand, ask first.
+        if st.deck_mode != "table" and oic.legal_plays(st) and not self.confirm_pass:
+            self.confirm_pass = True
+        else:
             self.session.act({"type": "pass"})
-        elif name == "pass-cancel":
-            self.confirm_pass = False
-        elif name == "next-round":
-            self.session.act({"type": "next_round"})
-        elif name == "call" and st is not None and st.phase == "round-over":
-            self.confirm_call = True  # OIC-19: ending the conflict asks first
-        elif name == "call-confirmed" and st is not None:
-            self.confirm_call = False
-            self.session.act({"type": "call"})
-        elif name == "call-cancel":
-            self.confirm_call = False
-        elif name == "rematch" and self.session.game is not None:
-            # The sides as they were set up (before any rating changed), same rules.
-            self.draft = with_ids(engine_setup(self.session.game.setup))
-            self.rules = dict(self.session.game.rules)
-            self._save_draft()
-            self.session.close()
+
+    def on_pass_confirmed(self, arg, event) -> None:
+        st = self.session.state
+        if st is None:
+            return
+        self.session.act({"type": "pass"})
+
+    def on_pass_cancel(self, arg, event) -> None:
+        self.confirm_pass = False
+
+    def on_next_round(self, arg, event) -> None:
+        self.session.act({"type": "next_round"})
+
+    def on_call(self, arg, event) -> None:
+        st = self.session.state
+        if st is None or st.phase != "round-over":
+            return
+        self.confirm_call = True  # OIC-19: ending the conflict asks first
+
+    def on_call_confirmed(self, arg, event) -> None:
+        st = self.session.state
+        if st is None:
+            return
+        self.confirm_call = False
+        self.session.act({"type": "call"})
+
+    def on_call_cancel(self, arg, event) -> None:
+        self.confirm_call = False
+
+    def on_rematch(self, arg, event) -> None:
+        if self.session.game is None:
+            return
+        # The sides as they were set up (before any rating changed), same rules.
+        self.draft = with_ids(engine_setup(self.session.game.setup))
+        self.rules = dict(self.session.game.rules)
+        self._save_draft()
+        self.session.close()
+
+    #: Every tap of the conflict table: action name → what it does.
+    ACTIONS = {"example": on_example, "add-org": on_add_org, "remove-org": on_remove_org, "add-player": on_add_player, "remove-player": on_remove_player, "start": on_start, "reveal": on_reveal, "hide": on_hide, "select": on_select, "select-unusable": on_select_unusable, "discard": on_discard, "play": on_play, "pick": on_pick, "table-player": on_table_player, "pass": on_pass, "pass-confirmed": on_pass_confirmed, "pass-cancel": on_pass_cancel, "next-round": on_next_round, "call": on_call, "call-confirmed": on_call_confirmed, "call-cancel": on_call_cancel, "rematch": on_rematch}
+    FOCUS = {**dict.fromkeys(("start", "reveal", "hide", "discard", "pass", "pass-confirmed", "next-round", "call",
+                              "call-confirmed"), NEXT),
+             "pass-cancel": ("pass",), "call-cancel": ("call", "result"),
+             "pick": ("result",)}  # otherwise the focus stays on the card entered
 
     def _play(self, player: int, token: str) -> None:
         """Play a tapped card; a refusal (with its rule id) stays beside the hand (and the

@@ -856,7 +856,10 @@ class CampaignView(ToolView):
         self._act({"type": "negotiate"})
 
     #: Every tap of the campaign table: action name → what it does.
-    ACTIONS = {"start": on_start, "rematch": on_rematch, "reveal": on_reveal, "hide": on_hide, "winner": on_winner, "troops-step": on_troops_step, "troops-zero": on_troops_zero, "record": on_record, "take": on_take, "roll": on_roll, "pick": on_pick, "clear-entry": on_clear_entry, "record-entry": on_record_entry, "die": on_die, "roll-dice": on_roll_dice, "negotiate": on_negotiate}
+    ACTIONS = {"start": on_start, "rematch": on_rematch, "reveal": on_reveal, "hide": on_hide, "winner": on_winner,
+               "troops-step": on_troops_step, "troops-zero": on_troops_zero, "record": on_record, "take": on_take,
+               "roll": on_roll, "pick": on_pick, "clear-entry": on_clear_entry, "record-entry": on_record_entry,
+               "die": on_die, "roll-dice": on_roll_dice, "negotiate": on_negotiate}
     #: A spectator's copy only shows (issue 21): no move, no curtain.
     MOVES = frozenset(ACTIONS) - {"start"}
 

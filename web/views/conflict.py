@@ -1111,7 +1111,13 @@ class ConflictView(ToolView):
         self.session.close()
 
     #: Every tap of the conflict table: action name → what it does.
-    ACTIONS = {"example": on_example, "add-org": on_add_org, "remove-org": on_remove_org, "add-player": on_add_player, "remove-player": on_remove_player, "start": on_start, "reveal": on_reveal, "hide": on_hide, "select": on_select, "select-unusable": on_select_unusable, "discard": on_discard, "play": on_play, "pick": on_pick, "table-player": on_table_player, "pass": on_pass, "pass-confirmed": on_pass_confirmed, "pass-cancel": on_pass_cancel, "next-round": on_next_round, "call": on_call, "call-confirmed": on_call_confirmed, "call-cancel": on_call_cancel, "rematch": on_rematch}
+    ACTIONS = {"example": on_example, "add-org": on_add_org, "remove-org": on_remove_org,
+               "add-player": on_add_player, "remove-player": on_remove_player, "start": on_start,
+               "reveal": on_reveal, "hide": on_hide, "select": on_select, "select-unusable": on_select_unusable,
+               "discard": on_discard, "play": on_play, "pick": on_pick, "table-player": on_table_player,
+               "pass": on_pass, "pass-confirmed": on_pass_confirmed, "pass-cancel": on_pass_cancel,
+               "next-round": on_next_round, "call": on_call, "call-confirmed": on_call_confirmed,
+               "call-cancel": on_call_cancel, "rematch": on_rematch}
     FOCUS = {**dict.fromkeys(("start", "reveal", "hide", "discard", "pass", "pass-confirmed", "next-round", "call",
                               "call-confirmed"), NEXT),
              "pass-cancel": ("pass",), "call-cancel": ("call", "result"),

@@ -224,4 +224,5 @@ def on_reveal(view, arg, event) -> None:
 
 
 #: The taps of this screen: action name → what it does (BattleView.ACTIONS).
-ACTIONS = {"show": on_show, "hide": on_hide, "aim": on_aim, "advise": on_advise, "pick": on_pick, "strat": on_strat, "declare": on_declare, "reveal": on_reveal}
+ACTIONS = {"show": on_show, "hide": on_hide, "aim": on_aim, "advise": on_advise, "pick": on_pick,
+           "strat": on_strat, "declare": on_declare, "reveal": on_reveal}

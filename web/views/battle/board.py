@@ -424,4 +424,5 @@ def on_print(view, arg, event) -> None:
 
 
 #: The taps of this screen: action name → what it does (BattleView.ACTIONS).
-ACTIONS = {"leave": on_leave, "phase": on_phase, "unit-new": on_unit_new, "unit-edit": on_unit_edit, "unit-cancel": on_unit_cancel, "unit-save": on_unit_save, "rematch": on_rematch, "print": on_print}
+ACTIONS = {"leave": on_leave, "phase": on_phase, "unit-new": on_unit_new, "unit-edit": on_unit_edit,
+           "unit-cancel": on_unit_cancel, "unit-save": on_unit_save, "rematch": on_rematch, "print": on_print}

@@ -362,4 +362,7 @@ def on_cell_close(view, arg, event) -> None:
 
 
 #: The taps of this screen: action name → what it does (BattleView.ACTIONS).
-ACTIONS = {"example": on_example, "add-jibril": on_add_jibril, "jibril-armour": on_jibril_armour, "jibril-size": on_jibril_size, "add-unit": on_add_unit, "remove-unit": on_remove_unit, "start": on_start, "edit-tier": on_edit_tier, "edit-cell": on_edit_cell, "cell-save": on_cell_save, "cell-reset": on_cell_reset, "cell-close": on_cell_close}
+ACTIONS = {"example": on_example, "add-jibril": on_add_jibril, "jibril-armour": on_jibril_armour,
+           "jibril-size": on_jibril_size, "add-unit": on_add_unit, "remove-unit": on_remove_unit,
+           "start": on_start, "edit-tier": on_edit_tier, "edit-cell": on_edit_cell, "cell-save": on_cell_save,
+           "cell-reset": on_cell_reset, "cell-close": on_cell_close}

@@ -317,4 +317,5 @@ def on_record(view, arg, event) -> None:
 
 
 #: The taps of this screen: action name → what it does (BattleView.ACTIONS).
-ACTIONS = {"counter": on_counter, "roll": on_roll, "entry-mode": on_entry_mode, "hits": on_hits, "face": on_face, "unface": on_unface, "clear": on_clear, "range": on_range, "record": on_record}
+ACTIONS = {"counter": on_counter, "roll": on_roll, "entry-mode": on_entry_mode, "hits": on_hits, "face": on_face,
+           "unface": on_unface, "clear": on_clear, "range": on_range, "record": on_record}

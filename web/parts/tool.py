@@ -41,6 +41,28 @@ SEED_NOTE = ("Leave it empty and the app picks a secret one. A typed seed is pub
              "anyone who knows it can deal the same cards and roll the same dice.")
 
 
+def draft_row(draft: Any, path: list[str]) -> Any:
+    """What a setup field's dotted ``path`` (without its last key) leads to in ``draft``, or
+    None when it is gone (a control of a row just removed)."""
+    target = draft
+    try:
+        for part in path:
+            target = target[int(part)] if whole(part) else target[part]
+    except (IndexError, KeyError, TypeError):
+        return None
+    return target
+
+
+def played_by(index: int, side: dict, levels, labels: dict):
+    """Issue 12, 17: who plays side ``index`` of the setup form — people, or the app at one of
+    ``levels`` (named by ``labels``)."""
+    value = side.get("level", "normal") if side.get("controller") == "app" else "people"
+    options = [("people", "People at the table")] + [(level, f"The app — {labels[level]}") for level in levels]
+    return h("label", {"class": "field"}, "Played by",
+             h("select", {"data-field": f"solo:{index}", "value": value, "data-testid": f"played-by-{index}"},
+               [h("option", {"value": v, "selected": v == value}, text) for v, text in options]))
+
+
 class ToolView:
     """Base of a tool's view: needs ``route``, ``app`` and ``session`` attributes.
 
@@ -66,6 +88,8 @@ class ToolView:
     NOTHING_TO_UNDO = "Nothing of yours to undo yet: the app made every move so far."
     #: The game the app's next move is scheduled for (:meth:`schedule_app_move`).
     _app_pending: Any = None
+    #: Where the setup form (``draft`` and ``rules``) is kept between visits.
+    DRAFT_KEY = ""
 
     def on_enter(self, params: dict) -> None:
         """``#/<tool>?g=…`` opens a shared game as a new save; ``?slot=…`` opens a save
@@ -96,6 +120,19 @@ class ToolView:
 
     def import_file(self, file) -> None:
         self.session.import_file(file)
+
+    # ------------------------------------------------------------ screens
+    def render(self):
+        """The table's screen: the setup form (``render_setup``) before a game, else the
+        game's table (``render_table``), in the frame; the app moves when it is its turn."""
+        state = self.session.state
+        if state is not None:
+            self.schedule_app_move(state)
+        return self.frame(self.render_setup() if state is None else self.render_table(state))
+
+    def _save_draft(self) -> None:
+        """Keep the setup form between visits (:attr:`DRAFT_KEY`)."""
+        self.keep_json(self.DRAFT_KEY, {"setup": self.draft, "rules": self.rules})
 
     # ------------------------------------------------------------ taps
     def handle(self, action: str, arg, el, event) -> None:

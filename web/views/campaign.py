@@ -143,10 +143,9 @@ class CampaignView(ToolView):
 
     # ------------------------------------------------------------ rendering
     def render(self):
-        state = self.session.state
-        if state is None:
+        if self.session.state is None:
             self.guard.drawn(None)
-        return self.frame(self.render_setup() if state is None else self.render_table(state))
+        return super().render()
 
     # ---------------- setup
     def render_setup(self):

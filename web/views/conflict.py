@@ -22,7 +22,7 @@ from web.dom import button, h
 from web.parts.cards import card_back, card_button, card_picker, card_view, suit_mark
 from web.parts.curtain import curtain
 from web.parts.rulebits import rule_ref, with_rule_refs
-from web.parts.tool import ToolView, whole
+from web.parts.tool import ToolView, draft_row, played_by, whole
 from web.session import Session
 
 DRAFT_KEY = "ct:v1:draft:conflict"
@@ -229,6 +229,7 @@ def _index(text: str | None) -> list[int]:
 
 class ConflictView(ToolView):
     route = "conflict"
+    DRAFT_KEY = DRAFT_KEY
 
     def __init__(self, app) -> None:
         self.app = app
@@ -314,16 +315,7 @@ class ConflictView(ToolView):
         self._id_floor = int(rid[1:]) + 1
         return rid
 
-    def _save_draft(self) -> None:
-        self.keep_json(DRAFT_KEY, {"setup": self.draft, "rules": self.rules})
-
     # ------------------------------------------------------------ rendering
-    def render(self):
-        state = self.session.state
-        if state is not None:
-            self.schedule_app_move(state)
-        return self.frame(self.render_setup() if state is None else self.render_table(state))
-
     # ---------------- setup
     def _draft_state(self):
         """The draft as the engine sees it (None and a message when it is not valid yet)."""
@@ -392,21 +384,12 @@ class ConflictView(ToolView):
                    self._text_input(f"sides.{s}.name", side.get("name", ""), f"Side {s + 1} name",
                                     cls="side-name"),
                    self._scope_select(f"sides.{s}.scope", side.get("scope", "home"), "Reaches to (side's scope)"),
-                   self._controller_select(s, side)),
+                   played_by(s, side, opponent.LEVELS, opponent.LEVEL_LABELS)),
                  blocks,
                  h("div", {"class": "spread"},
                    button("+ Player", "conflict:add-player", str(s), cls="btn small", disabled=len(players) >= 8),
                    h("span", {"class": "muted"}, f"OIC-14: {len(players)} player{'s' if len(players) != 1 else ''}, "
                                                  f"{hand} cards each" if hand else "")))
-
-    def _controller_select(self, s: int, side: dict):
-        """Solo (issue 12): the side is played by people, or by the app at a level."""
-        value = side.get("level", "normal") if side.get("controller") == "app" else "people"
-        options = [("people", "People at the table")] + [
-            (level, f"The app — {opponent.LEVEL_LABELS[level]}") for level in opponent.LEVELS]
-        return h("label", {"class": "field"}, "Played by",
-                 h("select", {"data-field": f"solo:{s}", "value": value, "data-testid": f"played-by-{s}"},
-                   [h("option", {"value": v, "selected": v == value}, text) for v, text in options]))
 
     def _org_row(self, s: int, p: int, o: int, org: dict):
         base = f"sides.{s}.players.{p}.organizations.{o}"
@@ -1167,11 +1150,8 @@ class ConflictView(ToolView):
         if not name.startswith("setup:"):
             return False
         path = name[6:].split(".")
-        target = self.draft
-        try:
-            for part in path[:-1]:
-                target = target[int(part)] if whole(part) else target[part]
-        except (IndexError, KeyError, TypeError):
+        target = draft_row(self.draft, path[:-1])
+        if target is None:
             return True  # a control of a row just removed: nothing to keep, redraw
         if row is not None and (not isinstance(target, dict) or target.get("id") != row):
             return True  # its row moved or went: never write onto another row

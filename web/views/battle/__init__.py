@@ -19,7 +19,7 @@ from engine import ascension as ai
 from web import platform
 from web.dom import h
 from web.parts.curtain import CurtainGuard
-from web.parts.tool import ToolView, whole
+from web.parts.tool import ToolView, draft_row, whole
 from web.session import Session
 
 from . import bids, board, editor, roll
@@ -34,6 +34,7 @@ CURTAIN_GUARD_MS = 600
 
 class BattleView(ToolView):
     route = "battle"
+    DRAFT_KEY = DRAFT_KEY
 
     #: Where the focus goes after an action that changes the board (issue 14, 22): the first
     #: of these marked elements on the screen (see App.focus_to).
@@ -101,14 +102,12 @@ class BattleView(ToolView):
             return True
         return False
 
-    def _save_draft(self) -> None:
-        self.keep_json(DRAFT_KEY, {"setup": self.draft, "rules": self.rules})
+    #: The two screens: the setup editor before a battle, the board during it.
+    render_setup = editor.render_setup
+    render_table = board.render_board
 
     def render(self):
-        state = self.session.state
-        if state is not None:
-            self.schedule_app_move(state)
-        out = self.frame(editor.render_setup(self) if state is None else board.render_board(self, state))
+        out = super().render()
         game = self.session.game
         if self.session.drawer == "share" and game is not None:
             # Issue 18: the game's settings (whose dice …) are said where its links are shared.
@@ -204,14 +203,9 @@ class BattleView(ToolView):
         if not name.startswith("setup:"):
             return False
         path = name[6:].split(".")
-        target = self.draft
-        try:
-            for part in path[:-1]:
-                target = target[int(part)] if whole(part) else target[part]
-        except (IndexError, KeyError, TypeError):
-            return True
+        target = draft_row(self.draft, path[:-1])
         if not isinstance(target, dict):
-            return True
+            return True  # a control of a row just removed: redraw
         last = path[-1]
         new = _int(value) if last in ("attack", "defense", "mobility", "armour", "size", "vanguard",
                                       "rearguard") else value

@@ -173,10 +173,6 @@ def on_show(view, arg, event) -> None:
     view.app.focus_to("bid")
 
 
-def on_hide(view, arg, event) -> None:
-    view._reset_view()
-
-
 def on_aim(view, arg, event) -> None:
     if arg not in ai.AIMS:
         return
@@ -224,5 +220,5 @@ def on_reveal(view, arg, event) -> None:
 
 
 #: The taps of this screen: action name → what it does (BattleView.ACTIONS).
-ACTIONS = {"show": on_show, "hide": on_hide, "aim": on_aim, "advise": on_advise, "pick": on_pick,
-           "strat": on_strat, "declare": on_declare, "reveal": on_reveal}
+ACTIONS = {"show": on_show, "hide": lambda view, arg, event: view._reset_view(), "aim": on_aim,
+           "advise": on_advise, "pick": on_pick, "strat": on_strat, "declare": on_declare, "reveal": on_reveal}

@@ -11,6 +11,7 @@ from engine.ascension import JIBRIL_NOTE
 from engine.rules import SettingsError
 from web.dom import button, h
 from web.parts.rulebits import rule_ref, with_rule_refs
+from web.parts.tool import played_by
 
 from . import matrix
 from .draft import JIBRIL_TOUGHNESS, SETTING_KEYS, SIDE_CLASS, TRAIT_LABELS, blank_unit, is_jibril
@@ -46,16 +47,6 @@ def render_setup(view):
                button("Start the battle", "battle:start", cls="btn primary big", disabled=preview is None)))
 
 
-def _played_by(view, a: int, army: dict):
-    """Issue 17: the army is played by people, or by the app at a level."""
-    value = army.get("level", "normal") if army.get("controller") == "app" else "people"
-    options = [("people", "People at the table")] + [
-        (level, f"The app — {ai.LEVEL_LABELS[level]}") for level in ai.APP_LEVELS]
-    return h("label", {"class": "field"}, "Played by",
-             h("select", {"data-field": f"solo:{a}", "value": value, "data-testid": f"played-by-{a}"},
-               [h("option", {"value": v, "selected": v == value}, text) for v, text in options]))
-
-
 def _army_editor(view, a: int, army: dict, preview):
     units = army.get("units", [])
     rows = [_unit_row(view, a, u, unit) for u, unit in enumerate(units)]
@@ -66,7 +57,7 @@ def _army_editor(view, a: int, army: dict, preview):
                          "data-testid": f"army-{a}"},
              h("div", {"class": "row"},
                _text(view, f"armies.{a}.name", army.get("name", ""), f"Army {a + 1} name", cls="side-name"),
-               _played_by(view, a, army)),
+               played_by(a, army, ai.APP_LEVELS, ai.LEVEL_LABELS)),
              h("div", {"class": "row general-row"},
                h("label", {"class": "field"}, "General (AI-1)",
                  h("select", {"data-field": f"general:{a}.level",
@@ -312,10 +303,6 @@ def on_remove_unit(view, arg, event) -> None:
     view._save_draft()
 
 
-def on_start(view, arg, event) -> None:
-    view._start()
-
-
 def on_edit_tier(view, arg, event) -> None:
     if arg not in ai.TIERS:
         return
@@ -364,5 +351,5 @@ def on_cell_close(view, arg, event) -> None:
 #: The taps of this screen: action name → what it does (BattleView.ACTIONS).
 ACTIONS = {"example": on_example, "add-jibril": on_add_jibril, "jibril-armour": on_jibril_armour,
            "jibril-size": on_jibril_size, "add-unit": on_add_unit, "remove-unit": on_remove_unit,
-           "start": on_start, "edit-tier": on_edit_tier, "edit-cell": on_edit_cell, "cell-save": on_cell_save,
-           "cell-reset": on_cell_reset, "cell-close": on_cell_close}
+           "start": lambda view, arg, event: view._start(), "edit-tier": on_edit_tier, "edit-cell": on_edit_cell,
+           "cell-save": on_cell_save, "cell-reset": on_cell_reset, "cell-close": on_cell_close}

@@ -372,12 +372,17 @@ def on_save_template(view, arg, event) -> None:
     view.app.toast(f"Template “{entry['name']}” kept for later games.")
 
 
-def on_forget_template(view, arg, event) -> None:
+def _forget(view, arg, kept: list, key: str) -> None:
+    """A kept template or saved side forgotten (``kept`` is the list kept under ``key``)."""
     index = int(arg) if arg is not None and whole(str(arg)) else None
-    if index is None or index >= len(view.templates):
+    if index is None or index >= len(kept):
         return
-    view.templates.pop(index)
-    view._keep(TEMPLATES_KEY, view.templates)
+    kept.pop(index)
+    view._keep(key, kept)
+
+
+def on_forget_template(view, arg, event) -> None:
+    _forget(view, arg, view.templates, TEMPLATES_KEY)
 
 
 def on_save_side(view, arg, event) -> None:
@@ -402,11 +407,7 @@ def on_load_side(view, arg, event) -> None:
 
 
 def on_forget_side(view, arg, event) -> None:
-    index = int(arg) if arg is not None and whole(str(arg)) else None
-    if index is None or index >= len(view.saved_sides):
-        return
-    view.saved_sides.pop(index)
-    view._keep(SIDES_KEY, view.saved_sides)
+    _forget(view, arg, view.saved_sides, SIDES_KEY)
 
 
 def on_start(view, arg, event) -> None:

@@ -18,9 +18,9 @@ from pyodide.ffi import create_once_callable, create_proxy  # type: ignore[impor
 from engine.registry import TABLES
 from web import platform
 from web.dom import Root, Serial, button, h
+from web.parts.curtain import Tap, TapGuard
 from web.routing import parse_hash
 from web.store import MemoryStorage, Store, WebStorage
-from web.views.curtain import Tap, TapGuard
 
 #: The arrow keys and the (row, column) step each makes in a grid of cards.
 ARROWS = {"ArrowLeft": (0, -1), "ArrowRight": (0, 1), "ArrowUp": (-1, 0), "ArrowDown": (1, 0)}
@@ -55,7 +55,7 @@ class App:
         self._focus_request: tuple[str, ...] = ()  # data-focus names to focus after this render
         self._scroll_request: str | None = None  # a selector to bring to the top after this render
         self.failure: str | None = None  # details of the last unexpected error (for "Copy details")
-        #: The one double-tap guard (web/views/curtain.py): it refuses only a second tap on what
+        #: The one double-tap guard (web/parts/curtain.py): it refuses only a second tap on what
         #: appeared under the finger, and says so.
         self.tap_guard = TapGuard(same=_same_target)
         self.tap: Tap | None = None  # the tap being handled (views' guards read it)
@@ -437,7 +437,7 @@ class App:
         return lambda: _focus(target)
 
     def _grid_move(self, event):
-        """An arrow key on a cell of a ``data-grid`` (the 52-card picker, web/views/cards.py):
+        """An arrow key on a cell of a ``data-grid`` (the 52-card picker, web/parts/cards.py):
         the focus goes to the neighbouring cell (same rank on the next row, kept within the
         row's length). Only the focus moves; nothing is chosen."""
         cell = self._target(event, "data-cell")

@@ -14,9 +14,9 @@ from engine import codec
 from engine import game as games
 from web import platform
 from web.dom import button, h
+from web.parts.curtain import CurtainGuard
 from web.routing import ROUTES, game_words, table_words
 from web.store import ConflictingEdit, DamagedSave, NoSuchSave, StorageFull, StoreError, slot_kind
-from web.views.curtain import CurtainGuard
 
 #: What a spectator's copy is called in its save's name and in the lists of saves.
 SPECTATOR_TAG = "spectator copy"
@@ -412,7 +412,7 @@ class Session:
                  self._drawer_toggle("Share", "share", disabled=g is None),
                  # issue 32: phones at the table (web/phones.py)
                  self._drawer_toggle("Players' phones…", "phones", disabled=g is None),
-                 # issue 22: the printable record (web/views/record.py)
+                 # issue 22: the printable record (web/parts/record.py)
                  self._drawer_toggle("Record", "record", disabled=g is None))
 
     # Drawers are disclosures (issue 14): a toggle with aria-expanded and aria-controls,
@@ -489,7 +489,7 @@ class Session:
         elif self.drawer == "phones" and self.game is not None:  # issue 32: players' phones
             node = self.phones.view()
         elif self.drawer == "record" and self.game is not None:  # issue 22: the printable record
-            from web.views import record
+            from web.parts import record
 
             node = record.drawer(self)
         if node is not None:  # a named region the toggle controls (see _drawer_toggle)
@@ -778,8 +778,8 @@ class Session:
             self._delete_backup(arg)
         elif name.startswith("phones-"):  # issue 32: web/phones.py
             self.phones.handle(name, arg)
-        elif name.startswith("record-"):  # issue 22: Print, Copy as post (web/views/record.py)
-            from web.views import record
+        elif name.startswith("record-"):  # issue 22: Print, Copy as post (web/parts/record.py)
+            from web.parts import record
 
             record.handle(self, name)
         elif name == "native-share" and arg:

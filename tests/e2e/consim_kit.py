@@ -19,7 +19,7 @@ TEMPLATES_KEY = "ct:v1:initiative:templates"
 SIDES_KEY = "ct:v1:initiative:sides"
 TICKS_KEY = "ct:v1:initiative:ticks"
 VIEW_KEY = "ct:v1:initiative:view"
-#: web.views.curtain.SETTLE_MS: the TapGuard window for a finger's second tap at the same spot.
+#: web.parts.curtain.SETTLE_MS: the TapGuard window for a finger's second tap at the same spot.
 DOUBLE_TAP_MS = 450
 
 

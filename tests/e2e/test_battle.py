@@ -14,7 +14,7 @@ import pytest
 from engine import ascension as ai
 from engine import codec
 from engine.game import apply, replay
-from web.views.chances import percent
+from web.parts.chances import percent
 
 from .conftest import TABLET_LANDSCAPE, TABLET_PORTRAIT
 from .conftest import open_app as _open_app

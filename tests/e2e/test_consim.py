@@ -19,7 +19,7 @@ from engine.game import apply, new_game, replay
 
 from .conftest import READY, TABLET_LANDSCAPE, TABLET_PORTRAIT, open_app
 
-#: The app's double-tap window (web.views.curtain.SETTLE_MS, TapGuard): a finger's second tap at
+#: The app's double-tap window (web.parts.curtain.SETTLE_MS, TapGuard): a finger's second tap at
 #: the same spot within it, after a tap that moved the game, is refused (the view imports the browser).
 DOUBLE_TAP_MS = 450
 from .tablet import TABLET_IDS, TABLET_SIZES, assert_app_ok, assert_on_screen, double_tap, every_field_then_every_button

@@ -99,7 +99,7 @@ def _modules(window):
     return {"js": js, "pyodide": pyodide, "pyodide.ffi": ffi}
 
 
-_WEB = ("web.platform", "web.session", "web.views.tool")
+_WEB = ("web.platform", "web.session", "web.parts.tool")
 
 
 @contextlib.contextmanager

@@ -1,4 +1,4 @@
-"""How every table writes a chance (web/views/chances.py), on CPython and on Pyodide."""
+"""How every table writes a chance (web/parts/chances.py), on CPython and on Pyodide."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from web.views.chances import percent, whole_percent
+from web.parts.chances import percent, whole_percent
 
 
 @pytest.mark.parametrize("chance, shown", [

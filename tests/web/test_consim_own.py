@@ -19,10 +19,16 @@ ROSTER = [{"name": n, "side": s, "grain": "individual", "training": "trained", "
           for n, s in (("Ann", 0), ("Bo", 0), ("Cy", 1), ("Di", 1))]
 
 
+def forget() -> None:
+    """The view package and its screens imported afresh next time (against this fake browser)."""
+    for name in [m for m in sys.modules if m == "web.views.consim" or m.startswith("web.views.consim.")]:
+        sys.modules.pop(name)
+
+
 @pytest.fixture
 def view():
     with browser():
-        sys.modules.pop("web.views.consim", None)
+        forget()
         mod = importlib.import_module("web.views.consim")
         app = FakeApp()
         v = mod.ConsimView(app)
@@ -33,7 +39,7 @@ def view():
         v.handle("init:start", None, None, None)
         assert v.session.game is not None, app.toasts
         yield v
-        sys.modules.pop("web.views.consim", None)
+        forget()
 
 
 def screen(v):
@@ -148,7 +154,7 @@ def test_the_dying_countdown_is_tapped_in_before_the_round_can_end(view):
 
 
 def test_a_double_taps_second_tap_never_takes_back_a_card_or_enters_a_die_it_did_not_see(view):
-    from web.views.curtain import Tap
+    from web.parts.curtain import Tap
 
     tap(view, "init:entry-open")
     tap(view, "init:entry-pick", "AS")  # Ann's one card; the entry moves on to Bo

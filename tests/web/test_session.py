@@ -19,8 +19,8 @@ import pytest
 
 from engine import ascension, campaign, codec, conflict
 from engine import game as games
+from web.parts.curtain import Tap
 from web.store import BACKUP_PREFIX, SLOT_PREFIX, DamagedSave, MemoryStorage
-from web.views.curtain import Tap
 
 from .fakebrowser import FakeApp, _Date, browser
 
@@ -381,7 +381,7 @@ def test_the_spectator_link_says_safe_only_with_a_seed_no_one_can_search(web):
     ('{"setup": 3}', {"setup": 3}), ("NaN", None) if False else ("null", None),
 ])
 def test_load_json_returns_parsed_json_or_none_and_never_raises(web, raw, expected):
-    from web.views.tool import ToolView
+    from web.parts.tool import ToolView
 
     app = FakeApp()
     if raw is not None:
@@ -392,7 +392,7 @@ def test_load_json_returns_parsed_json_or_none_and_never_raises(web, raw, expect
 
 
 def test_load_json_survives_a_storage_that_refuses_to_read(web):
-    from web.views.tool import ToolView
+    from web.parts.tool import ToolView
 
     class Refusing(MemoryStorage):
         def get(self, key):

@@ -85,6 +85,12 @@ INTRO = {"conflict": "The kept conflict setup could not be used as it was",
          "initiative": "Some of what the tracker kept between visits could not be used as it was"}
 
 
+def forget(name: str) -> None:
+    """Import ``name`` afresh next time: a view package with its screens."""
+    for module in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
+        sys.modules.pop(module)
+
+
 @pytest.fixture
 def tables():
     """The fake browser with every table's view imported against it: ``make(kind, storage)``
@@ -92,7 +98,7 @@ def tables():
     with browser() as window:
         modules = {}
         for kind, (name, _cls, _start) in VIEWS.items():
-            sys.modules.pop(name, None)
+            forget(name)
             modules[kind] = importlib.import_module(name)
 
         def make(kind, storage):
@@ -105,7 +111,7 @@ def tables():
         make.window = window
         yield make
         for name, _cls, _start in VIEWS.values():
-            sys.modules.pop(name, None)
+            forget(name)
 
 
 def screen(view):

@@ -1,4 +1,4 @@
-"""The app's double-tap guard (web/views/curtain.py TapGuard) and the curtain's (issue 22, 15).
+"""The app's double-tap guard (web/parts/curtain.py TapGuard) and the curtain's (issue 22, 15).
 
 A double tap's second tap lands on whatever appeared under the finger; a tap on another
 button elsewhere, however soon, is a person's next tap ("Next ▸" 245 ms after "Deal").
@@ -6,7 +6,7 @@ button elsewhere, however soon, is a person's next tap ("Next ▸" 245 ms after 
 
 from __future__ import annotations
 
-from web.views.curtain import DOUBLE_TAP_PX, REFUSED, SETTLE_MS, CurtainGuard, Tap, TapGuard
+from web.parts.curtain import DOUBLE_TAP_PX, REFUSED, SETTLE_MS, CurtainGuard, Tap, TapGuard
 
 
 def tap(time, point=(100, 200), target="deal", label="Deal"):

@@ -33,7 +33,7 @@ from .kit import (
     visible,
 )
 
-#: A freshly drawn curtain ignores taps for web.views.curtain.SETTLE_MS (450 ms): a
+#: A freshly drawn curtain ignores taps for web.parts.curtain.SETTLE_MS (450 ms): a
 #: player passing the tablet takes longer than that.
 HAND_OVER_S = 0.7
 

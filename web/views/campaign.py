@@ -19,14 +19,14 @@ from engine.game import RuleError
 from engine.text import text_problem
 from web import platform
 from web.dom import button, h
+from web.parts.cards import card_back, card_button, card_picker, card_view
+from web.parts.chances import percent
+from web.parts.curtain import CurtainGuard, curtain
+from web.parts.dice import die_faces
+from web.parts.rulebits import rule_ref, with_rule_refs
+from web.parts.tool import ToolView, whole
 from web.session import Session
 from web.store import clean_name
-from web.views.cards import card_back, card_button, card_picker, card_view
-from web.views.chances import percent
-from web.views.curtain import CurtainGuard, curtain
-from web.views.dice import die_faces
-from web.views.rulebits import rule_ref, with_rule_refs
-from web.views.tool import ToolView, whole
 
 DRAFT_KEY = "ct:v1:draft:campaign"
 SIDE_CLASS = ("side-a", "side-b")
@@ -143,10 +143,9 @@ class CampaignView(ToolView):
 
     # ------------------------------------------------------------ rendering
     def render(self):
-        state = self.session.state
-        if state is None:
+        if self.session.state is None:
             self.guard.drawn(None)
-        return self.frame(self.render_setup() if state is None else self.render_table(state))
+        return super().render()
 
     # ---------------- setup
     def render_setup(self):
@@ -734,78 +733,134 @@ class CampaignView(ToolView):
             return str(err)
         return None
 
-    def handle(self, action: str, arg, el, event) -> None:
-        if self.session.handle(action, arg, el):
+    def on_start(self, arg, event) -> None:
+        self._start()
+
+    def on_rematch(self, arg, event) -> None:
+        if self.session.game is None:
             return
+        self.names = list(self.session.game.setup["players"])
+        self.mode = "solo" if self.session.game.setup.get("dummy") else "two"
+        self.deck = self.session.game.setup.get("deck", "app")
+        self._save_draft()
+        self.session.close()
+
+    def on_reveal(self, arg, event) -> None:
         st = self.session.state
-        name = action.split(":", 1)[1] if ":" in action else action
-        if name == "start":
-            self._start()
+        if st is None or arg is None:
             return
-        if self.spectator:
-            return  # a spectator's copy only shows (issue 21): no move, no curtain
-        if name == "rematch" and self.session.game is not None:
-            self.names = list(self.session.game.setup["players"])
-            self.mode = "solo" if self.session.game.setup.get("dummy") else "two"
-            self.deck = self.session.game.setup.get("deck", "app")
-            self._save_draft()
-            self.session.close()
-            return
+        if self.guard.may_open(event) and self.revealed is None:
+            self.revealed = int(arg)
+            self.notice = None
+            self.app.focus_to("hand")
+
+    def on_hide(self, arg, event) -> None:
+        st = self.session.state
         if st is None:
             return
-        if name == "reveal" and arg is not None:
-            if self.guard.may_open(event) and self.revealed is None:
-                self.revealed = int(arg)
-                self.notice = None
-                self.app.focus_to("hand")
-        elif name == "hide":
-            self.revealed = None
-            self.app.focus_to("curtain")
-        elif name == "winner" and arg in ("0", "1", "draw"):
-            self.pick = arg
-            self.notice = None
-        elif name == "troops-step" and arg in ("-1", "1"):
-            value = (self._troops() or 0) + int(arg)
-            self.troops_text = str(min(cmp.MAX_TROOPS, max(0, value)))
-        elif name == "troops-zero":
-            self.troops_text = "0"
-        elif name == "record" and self.pick is not None:
-            if self.pick == "draw":
-                action_ = {"type": "battle", "winner": None}
-            else:
-                action_ = {"type": "battle", "winner": int(self.pick), "troops": self._troops_value()}
+        self.revealed = None
+        self.app.focus_to("curtain")
+
+    def on_winner(self, arg, event) -> None:
+        st = self.session.state
+        if st is None or arg not in ("0", "1", "draw"):
+            return
+        self.pick = arg
+        self.notice = None
+
+    def on_troops_step(self, arg, event) -> None:
+        st = self.session.state
+        if st is None or arg not in ("-1", "1"):
+            return
+        value = (self._troops() or 0) + int(arg)
+        self.troops_text = str(min(cmp.MAX_TROOPS, max(0, value)))
+
+    def on_troops_zero(self, arg, event) -> None:
+        st = self.session.state
+        if st is None:
+            return
+        self.troops_text = "0"
+
+    def on_record(self, arg, event) -> None:
+        st = self.session.state
+        if st is None or self.pick is None:
+            return
+        if self.pick == "draw":
+            action_ = {"type": "battle", "winner": None}
+        else:
+            action_ = {"type": "battle", "winner": int(self.pick), "troops": self._troops_value()}
+        self._act(action_)
+
+    def on_take(self, arg, event) -> None:
+        st = self.session.state
+        if st is None or not arg:
+            return
+        choices = cmp.spoils_choices(st)
+        if not choices:
+            return
+        if arg == "stake":
+            action_ = {"type": "take", "stake": True, "pool": None}
+        elif choices["both"]:
+            action_ = {"type": "take", "stake": True, "pool": arg}
+        else:
+            action_ = {"type": "take", "stake": False, "pool": arg}
+        self._act(action_)
+
+    def on_roll(self, arg, event) -> None:
+        st = self.session.state
+        if st is None:
+            return
+        self._act({"type": "roll"})
+
+    def on_pick(self, arg, event) -> None:
+        st = self.session.state
+        if st is None or not arg:
+            return
+        self._pick(st, arg)
+
+    def on_clear_entry(self, arg, event) -> None:
+        st = self.session.state
+        if st is None:
+            return
+        self.entry, self.entry_drawn, self.notice = [], [], None
+
+    def on_record_entry(self, arg, event) -> None:
+        st = self.session.state
+        if st is None:
+            return
+        action_ = self._entry_action(st)
+        if action_ is None:
+            self.notice = "Tap every card first: the entry is not complete."
+        else:
             self._act(action_)
-        elif name == "take" and arg:
-            choices = cmp.spoils_choices(st)
-            if not choices:
-                return
-            if arg == "stake":
-                action_ = {"type": "take", "stake": True, "pool": None}
-            elif choices["both"]:
-                action_ = {"type": "take", "stake": True, "pool": arg}
-            else:
-                action_ = {"type": "take", "stake": False, "pool": arg}
-            self._act(action_)
-        elif name == "roll":
-            self._act({"type": "roll"})
-        elif name == "pick" and arg:
-            self._pick(st, arg)
-        elif name == "clear-entry":
-            self.entry, self.entry_drawn, self.notice = [], [], None
-        elif name == "record-entry":
-            action_ = self._entry_action(st)
-            if action_ is None:
-                self.notice = "Tap every card first: the entry is not complete."
-            else:
-                self._act(action_)
-        elif name == "die" and arg and ":" in arg:
-            i, v = arg.split(":", 1)
-            if i in ("0", "1") and v in ("1", "2", "3", "4", "5", "6"):
-                self.dice[int(i)] = None if self.dice[int(i)] == int(v) else int(v)
-        elif name == "roll-dice" and None not in self.dice:
-            self._act({"type": "roll", "dice": list(self.dice)})
-        elif name == "negotiate":
-            self._act({"type": "negotiate"})
+
+    def on_die(self, arg, event) -> None:
+        st = self.session.state
+        if st is None or not arg or ":" not in arg:
+            return
+        i, v = arg.split(":", 1)
+        if i in ("0", "1") and v in ("1", "2", "3", "4", "5", "6"):
+            self.dice[int(i)] = None if self.dice[int(i)] == int(v) else int(v)
+
+    def on_roll_dice(self, arg, event) -> None:
+        st = self.session.state
+        if st is None or None in self.dice:
+            return
+        self._act({"type": "roll", "dice": list(self.dice)})
+
+    def on_negotiate(self, arg, event) -> None:
+        st = self.session.state
+        if st is None:
+            return
+        self._act({"type": "negotiate"})
+
+    #: Every tap of the campaign table: action name → what it does.
+    ACTIONS = {"start": on_start, "rematch": on_rematch, "reveal": on_reveal, "hide": on_hide, "winner": on_winner,
+               "troops-step": on_troops_step, "troops-zero": on_troops_zero, "record": on_record, "take": on_take,
+               "roll": on_roll, "pick": on_pick, "clear-entry": on_clear_entry, "record-entry": on_record_entry,
+               "die": on_die, "roll-dice": on_roll_dice, "negotiate": on_negotiate}
+    #: A spectator's copy only shows (issue 21): no move, no curtain.
+    MOVES = frozenset(ACTIONS) - {"start"}
 
     def _pick(self, st, token: str) -> None:
         """A card tapped in the picker: taken back if it was picked, else picked for the

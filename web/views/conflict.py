@@ -19,11 +19,11 @@ from engine.cards import Card, Suit
 from engine.conflict import opponent
 from engine.text import plural
 from web.dom import button, h
+from web.parts.cards import card_back, card_button, card_picker, card_view, suit_mark
+from web.parts.curtain import curtain
+from web.parts.rulebits import rule_ref, with_rule_refs
+from web.parts.tool import ToolView, draft_row, played_by, whole
 from web.session import Session
-from web.views.cards import card_back, card_button, card_picker, card_view, suit_mark
-from web.views.curtain import curtain
-from web.views.rulebits import rule_ref, with_rule_refs
-from web.views.tool import ToolView, whole
 
 DRAFT_KEY = "ct:v1:draft:conflict"
 #: What a spectator's copy is, said where it shows what comes next (issue 21).
@@ -33,10 +33,6 @@ SCOPES = tuple(oic.Scope)
 SIDE_CLASS = ("side-a", "side-b")
 #: How long (seconds) a new pass-the-tablet curtain ignores taps (issue 7, defect 3).
 CURTAIN_PAUSE = 0.45
-#: Solo: how long the app's turn shows before it moves (seconds). Its decision itself
-#: takes at most ~0.3 s on a tablet (Hard, tests/bench_solo.py), so input is never
-#: blocked for more than half a second.
-APP_MOVE_DELAY = 0.35
 
 
 def blank_org(suit: str = "S", number: int = 1) -> dict:
@@ -233,6 +229,7 @@ def _index(text: str | None) -> list[int]:
 
 class ConflictView(ToolView):
     route = "conflict"
+    DRAFT_KEY = DRAFT_KEY
 
     def __init__(self, app) -> None:
         self.app = app
@@ -252,7 +249,6 @@ class ConflictView(ToolView):
         self.curtain_held = False  # a new curtain ignores taps for a moment
         self._hold_token = 0
         self.scroll_to_play = False
-        self._app_pending = None  # solo: the game the app's next move is scheduled for
         self._auto_shown = None  # solo: the turn whose hand was last shown without a curtain
 
     # ------------------------------------------------------------ lifecycle
@@ -319,16 +315,7 @@ class ConflictView(ToolView):
         self._id_floor = int(rid[1:]) + 1
         return rid
 
-    def _save_draft(self) -> None:
-        self.keep_json(DRAFT_KEY, {"setup": self.draft, "rules": self.rules})
-
     # ------------------------------------------------------------ rendering
-    def render(self):
-        state = self.session.state
-        if state is not None:
-            self._schedule_app_move(state)
-        return self.frame(self.render_setup() if state is None else self.render_table(state))
-
     # ---------------- setup
     def _draft_state(self):
         """The draft as the engine sees it (None and a message when it is not valid yet)."""
@@ -397,21 +384,12 @@ class ConflictView(ToolView):
                    self._text_input(f"sides.{s}.name", side.get("name", ""), f"Side {s + 1} name",
                                     cls="side-name"),
                    self._scope_select(f"sides.{s}.scope", side.get("scope", "home"), "Reaches to (side's scope)"),
-                   self._controller_select(s, side)),
+                   played_by(s, side, opponent.LEVELS, opponent.LEVEL_LABELS)),
                  blocks,
                  h("div", {"class": "spread"},
                    button("+ Player", "conflict:add-player", str(s), cls="btn small", disabled=len(players) >= 8),
                    h("span", {"class": "muted"}, f"OIC-14: {len(players)} player{'s' if len(players) != 1 else ''}, "
                                                  f"{hand} cards each" if hand else "")))
-
-    def _controller_select(self, s: int, side: dict):
-        """Solo (issue 12): the side is played by people, or by the app at a level."""
-        value = side.get("level", "normal") if side.get("controller") == "app" else "people"
-        options = [("people", "People at the table")] + [
-            (level, f"The app — {opponent.LEVEL_LABELS[level]}") for level in opponent.LEVELS]
-        return h("label", {"class": "field"}, "Played by",
-                 h("select", {"data-field": f"solo:{s}", "value": value, "data-testid": f"played-by-{s}"},
-                   [h("option", {"value": v, "selected": v == value}, text) for v, text in options]))
 
     def _org_row(self, s: int, p: int, o: int, org: dict):
         base = f"sides.{s}.players.{p}.organizations.{o}"
@@ -904,49 +882,28 @@ class ConflictView(ToolView):
                    [h("li", {"data-key": f"a{len(lines) - i}"}, h("strong", {}, name), " ", why)
                     for i, (name, why) in enumerate(lines)]))
 
-    def _schedule_app_move(self, st) -> None:
-        """When the app is to move, move after a short pause (its turn shows briefly)."""
-        game = self.session.game
-        if self._app_pending is game or self._app_turn(st) is None:
-            return
-        self._app_pending = game
+    # the app's timer and Undo for the person: ToolView
+    def app_plays(self) -> bool:
+        return not all(level is None for level in self._levels())
 
-        def move():
-            if self.session.game is not game:
-                return  # something changed meanwhile (undo, another game): render decides again
-            self._app_pending = None
-            turn = opponent.app_turn(game)
-            if turn is None:
-                return
-            side, level = turn
-            try:
-                decision = opponent.decide(self.session.state, side, level)
-            except ValueError as err:
-                self.app.toast(f"The app could not move: {err}", "error")
-                return
-            self.session.act(decision.action)
-            self.app.render()
+    def app_due(self, st) -> bool:
+        return self._app_turn(st) is not None
 
-        later = getattr(self.app, "later", None)
-        if later is not None:
-            later(APP_MOVE_DELAY, move)
-        else:
-            from js import window  # type: ignore[import-not-found]
-            from pyodide.ffi import create_once_callable  # type: ignore[import-not-found]
-
-            window.setTimeout(create_once_callable(lambda *_: move()), int(APP_MOVE_DELAY * 1000))
-
-    def _undo_for_person(self) -> bool:
-        """Solo: one tap of Undo goes back to the person's last decision. True if handled."""
-        game = self.session.game
-        if game is None or all(level is None for level in self._levels()):
+    def app_move(self) -> bool:
+        turn = opponent.app_turn(self.session.game)
+        if turn is None:
             return False
-        target = opponent.undo_target(game)
-        if target is None:
-            self.app.toast("Nothing of yours to undo yet: the app made every move so far.")
-        else:
-            self.session.goto(target)
+        side, level = turn
+        try:
+            decision = opponent.decide(self.session.state, side, level)
+        except ValueError as err:
+            self.app.toast(f"The app could not move: {err}", "error")
+            return False
+        self.session.act(decision.action)
         return True
+
+    def app_undo_target(self, game):
+        return opponent.undo_target(game)
 
     def _log(self, st):
         notes = [h("p", {"class": "muted small upgrade-note", "data-testid": "upgrade-note"}, oic.UPGRADE_NOTES[note])
@@ -1005,111 +962,168 @@ class ConflictView(ToolView):
             return True
         return False
 
-    def handle(self, action: str, arg, el, event) -> None:
-        if action == "session:undo" and self._undo_for_person():
+    def on_example(self, arg, event) -> None:
+        self.draft = with_ids(oic.purple_dragon_setup())
+        self.setup_error = None
+        self._save_draft()
+
+    def on_add_org(self, arg, event) -> None:
+        if not arg:
             return
-        if self.session.handle(action, arg, el):
+        at = find_row(self.draft, arg)
+        if at is not None and at[2] is None:
+            orgs = self.draft["sides"][at[0]]["players"][at[1]]["organizations"]
+            used = {o.get("suit") for o in orgs}
+            org = blank_org(next((x.letter for x in SUITS if x.letter not in used), "S"), len(orgs) + 1)
+            org["id"] = self._new_id()
+            orgs.append(org)
+            self._save_draft()
+
+    def on_remove_org(self, arg, event) -> None:
+        if not arg:
             return
+        at = find_row(self.draft, arg)  # a row already gone is not removed twice
+        if at is not None and at[2] is not None:
+            del self.draft["sides"][at[0]]["players"][at[1]]["organizations"][at[2]]
+            self._save_draft()
+
+    def on_add_player(self, arg, event) -> None:
+        (s,) = _index(arg)
+        players = self.draft["sides"][s]["players"]
+        if len(players) < 8:
+            player = {"name": unused_player_name(self.draft), "id": self._new_id(), "organizations": []}
+            players.append(player)
+            org = blank_org()
+            org["id"] = self._new_id()
+            player["organizations"].append(org)
+        self._save_draft()
+
+    def on_remove_player(self, arg, event) -> None:
+        if not arg:
+            return
+        at = find_row(self.draft, arg)
+        if at is not None and at[2] is None and len(self.draft["sides"][at[0]]["players"]) > 1:
+            del self.draft["sides"][at[0]]["players"][at[1]]
+        self._save_draft()
+
+    def on_start(self, arg, event) -> None:
+        self._start()
+
+    def on_reveal(self, arg, event) -> None:
         st = self.session.state
-        name = action.split(":", 1)[1] if ":" in action else action
-        if name in ("start", "reveal", "hide", "discard", "pass", "pass-confirmed", "next-round", "call",
-                    "call-confirmed"):
-            self.app.focus_to(*self.NEXT)
-        elif name == "pass-cancel":
-            self.app.focus_to("pass")
-        elif name == "call-cancel":
-            self.app.focus_to("call", "result")
-        elif name == "pick":
-            self.app.focus_to("result")  # otherwise the focus stays on the card entered
-        if name == "example":
-            self.draft = with_ids(oic.purple_dragon_setup())
-            self.setup_error = None
-            self._save_draft()
-        elif name == "add-org" and arg:
-            at = find_row(self.draft, arg)
-            if at is not None and at[2] is None:
-                orgs = self.draft["sides"][at[0]]["players"][at[1]]["organizations"]
-                used = {o.get("suit") for o in orgs}
-                org = blank_org(next((x.letter for x in SUITS if x.letter not in used), "S"), len(orgs) + 1)
-                org["id"] = self._new_id()
-                orgs.append(org)
-                self._save_draft()
-        elif name == "remove-org" and arg:
-            at = find_row(self.draft, arg)  # a row already gone is not removed twice
-            if at is not None and at[2] is not None:
-                del self.draft["sides"][at[0]]["players"][at[1]]["organizations"][at[2]]
-                self._save_draft()
-        elif name == "add-player":
-            (s,) = _index(arg)
-            players = self.draft["sides"][s]["players"]
-            if len(players) < 8:
-                player = {"name": unused_player_name(self.draft), "id": self._new_id(), "organizations": []}
-                players.append(player)
-                org = blank_org()
-                org["id"] = self._new_id()
-                player["organizations"].append(org)
-            self._save_draft()
-        elif name == "remove-player" and arg:
-            at = find_row(self.draft, arg)
-            if at is not None and at[2] is None and len(self.draft["sides"][at[0]]["players"]) > 1:
-                del self.draft["sides"][at[0]]["players"][at[1]]
-            self._save_draft()
-        elif name == "start":
-            self._start()
-        elif name == "reveal" and st is not None:
-            if self.curtain_held:
-                return  # a tap that began before the curtain appeared
-            self.revealed = tuple(json.loads(arg)) if arg else None
-            self.notice = None
-            self.scroll_to_play = True
-        elif name == "hide":
-            self.revealed = None
-            self.confirm_pass = False
-            self._hold_curtain()
-        elif name == "select" and arg:
-            self.selected ^= {arg}
-        elif name == "select-unusable" and st is not None and st.phase == "discard":
-            s, p = self._next_discarder(st)
-            sizes = oic.player_max_sizes(st, s, p)
-            self.selected = {str(c) for c in st.hands[s][p] if not oic.is_usable(c, sizes[c.suit])}
-        elif name == "discard" and st is not None and st.phase == "discard":
-            s, p = self._next_discarder(st)
-            if self.session.act({"type": "discard", "side": s, "player": p, "cards": sorted(self.selected)}):
-                self.selected = set()
-        elif name == "play" and arg and st is not None:
-            pl, _, token = arg.partition(".")
-            self._play(int(pl), token)
-        elif name == "pick" and arg and st is not None:
-            self._play(min(self.table_player, len(st.sides[st.turn].players) - 1), arg)
-            self.scroll_to_play = True  # the next entry starts from the same place
-        elif name == "table-player" and arg:
-            self.table_player = int(arg)
-            self.notice = None
-        elif name == "pass" and st is not None:
-            # OIC-15: passing ends the round; with playable cards in the hand, ask first.
-            if st.deck_mode != "table" and oic.legal_plays(st) and not self.confirm_pass:
-                self.confirm_pass = True
-            else:
-                self.session.act({"type": "pass"})
-        elif name == "pass-confirmed" and st is not None:
+        if st is None:
+            return
+        if self.curtain_held:
+            return  # a tap that began before the curtain appeared
+        self.revealed = tuple(json.loads(arg)) if arg else None
+        self.notice = None
+        self.scroll_to_play = True
+
+    def on_hide(self, arg, event) -> None:
+        self.revealed = None
+        self.confirm_pass = False
+        self._hold_curtain()
+
+    def on_select(self, arg, event) -> None:
+        if not arg:
+            return
+        self.selected ^= {arg}
+
+    def on_select_unusable(self, arg, event) -> None:
+        st = self.session.state
+        if st is None or st.phase != "discard":
+            return
+        s, p = self._next_discarder(st)
+        sizes = oic.player_max_sizes(st, s, p)
+        self.selected = {str(c) for c in st.hands[s][p] if not oic.is_usable(c, sizes[c.suit])}
+
+    def on_discard(self, arg, event) -> None:
+        st = self.session.state
+        if st is None or st.phase != "discard":
+            return
+        s, p = self._next_discarder(st)
+        if self.session.act({"type": "discard", "side": s, "player": p, "cards": sorted(self.selected)}):
+            self.selected = set()
+
+    def on_play(self, arg, event) -> None:
+        st = self.session.state
+        if not arg or st is None:
+            return
+        pl, _, token = arg.partition(".")
+        self._play(int(pl), token)
+
+    def on_pick(self, arg, event) -> None:
+        st = self.session.state
+        if not arg or st is None:
+            return
+        self._play(min(self.table_player, len(st.sides[st.turn].players) - 1), arg)
+        self.scroll_to_play = True  # the next entry starts from the same place
+
+    def on_table_player(self, arg, event) -> None:
+        if not arg:
+            return
+        self.table_player = int(arg)
+        self.notice = None
+
+    def on_pass(self, arg, event) -> None:
+        st = self.session.state
+        if st is None:
+            return
+        # OIC-15: passing ends the round; with playable cards in the hand, ask first.
+        if st.deck_mode != "table" and oic.legal_plays(st) and not self.confirm_pass:
+            self.confirm_pass = True
+        else:
             self.session.act({"type": "pass"})
-        elif name == "pass-cancel":
-            self.confirm_pass = False
-        elif name == "next-round":
-            self.session.act({"type": "next_round"})
-        elif name == "call" and st is not None and st.phase == "round-over":
-            self.confirm_call = True  # OIC-19: ending the conflict asks first
-        elif name == "call-confirmed" and st is not None:
-            self.confirm_call = False
-            self.session.act({"type": "call"})
-        elif name == "call-cancel":
-            self.confirm_call = False
-        elif name == "rematch" and self.session.game is not None:
-            # The sides as they were set up (before any rating changed), same rules.
-            self.draft = with_ids(engine_setup(self.session.game.setup))
-            self.rules = dict(self.session.game.rules)
-            self._save_draft()
-            self.session.close()
+
+    def on_pass_confirmed(self, arg, event) -> None:
+        st = self.session.state
+        if st is None:
+            return
+        self.session.act({"type": "pass"})
+
+    def on_pass_cancel(self, arg, event) -> None:
+        self.confirm_pass = False
+
+    def on_next_round(self, arg, event) -> None:
+        self.session.act({"type": "next_round"})
+
+    def on_call(self, arg, event) -> None:
+        st = self.session.state
+        if st is None or st.phase != "round-over":
+            return
+        self.confirm_call = True  # OIC-19: ending the conflict asks first
+
+    def on_call_confirmed(self, arg, event) -> None:
+        st = self.session.state
+        if st is None:
+            return
+        self.confirm_call = False
+        self.session.act({"type": "call"})
+
+    def on_call_cancel(self, arg, event) -> None:
+        self.confirm_call = False
+
+    def on_rematch(self, arg, event) -> None:
+        if self.session.game is None:
+            return
+        # The sides as they were set up (before any rating changed), same rules.
+        self.draft = with_ids(engine_setup(self.session.game.setup))
+        self.rules = dict(self.session.game.rules)
+        self._save_draft()
+        self.session.close()
+
+    #: Every tap of the conflict table: action name → what it does.
+    ACTIONS = {"example": on_example, "add-org": on_add_org, "remove-org": on_remove_org,
+               "add-player": on_add_player, "remove-player": on_remove_player, "start": on_start,
+               "reveal": on_reveal, "hide": on_hide, "select": on_select, "select-unusable": on_select_unusable,
+               "discard": on_discard, "play": on_play, "pick": on_pick, "table-player": on_table_player,
+               "pass": on_pass, "pass-confirmed": on_pass_confirmed, "pass-cancel": on_pass_cancel,
+               "next-round": on_next_round, "call": on_call, "call-confirmed": on_call_confirmed,
+               "call-cancel": on_call_cancel, "rematch": on_rematch}
+    FOCUS = {**dict.fromkeys(("start", "reveal", "hide", "discard", "pass", "pass-confirmed", "next-round", "call",
+                              "call-confirmed"), NEXT),
+             "pass-cancel": ("pass",), "call-cancel": ("call", "result"),
+             "pick": ("result",)}  # otherwise the focus stays on the card entered
 
     def _play(self, player: int, token: str) -> None:
         """Play a tapped card; a refusal (with its rule id) stays beside the hand (and the
@@ -1155,11 +1169,8 @@ class ConflictView(ToolView):
         if not name.startswith("setup:"):
             return False
         path = name[6:].split(".")
-        target = self.draft
-        try:
-            for part in path[:-1]:
-                target = target[int(part)] if whole(part) else target[part]
-        except (IndexError, KeyError, TypeError):
+        target = draft_row(self.draft, path[:-1])
+        if target is None:
             return True  # a control of a row just removed: nothing to keep, redraw
         if row is not None and (not isinstance(target, dict) or target.get("id") != row):
             return True  # its row moved or went: never write onto another row

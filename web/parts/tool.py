@@ -41,10 +41,55 @@ SEED_NOTE = ("Leave it empty and the app picks a secret one. A typed seed is pub
              "anyone who knows it can deal the same cards and roll the same dice.")
 
 
+def draft_row(draft: Any, path: list[str]) -> Any:
+    """What a setup field's dotted ``path`` (without its last key) leads to in ``draft``, or
+    None when it is gone (a control of a row just removed)."""
+    target = draft
+    try:
+        for part in path:
+            target = target[int(part)] if whole(part) else target[part]
+    except (IndexError, KeyError, TypeError):
+        return None
+    return target
+
+
+def played_by(index: int, side: dict, levels, labels: dict):
+    """Issue 12, 17: who plays side ``index`` of the setup form — people, or the app at one of
+    ``levels`` (named by ``labels``)."""
+    value = side.get("level", "normal") if side.get("controller") == "app" else "people"
+    options = [("people", "People at the table")] + [(level, f"The app — {labels[level]}") for level in levels]
+    return h("label", {"class": "field"}, "Played by",
+             h("select", {"data-field": f"solo:{index}", "value": value, "data-testid": f"played-by-{index}"},
+               [h("option", {"value": v, "selected": v == value}, text) for v, text in options]))
+
+
 class ToolView:
-    """Base of a tool's view: needs ``route``, ``app`` and ``session`` attributes."""
+    """Base of a tool's view: needs ``route``, ``app`` and ``session`` attributes.
+
+    A view is composed of its screens (modules of functions taking the view: the setup
+    editor, the board …); each screen gives its taps, and the view joins them in
+    :attr:`ACTIONS`, the one map :meth:`handle` reads."""
 
     route: str
+
+    #: The view's taps: action name (after ``route:``) → what it does, a function
+    #: ``(view, arg, event)`` of one of its screens.
+    ACTIONS: dict[str, Callable[..., None]] = {}
+    #: The taps a spectator's copy does not take: its board offers no move (issue 21).
+    MOVES: frozenset[str] = frozenset()
+    #: Where the focus goes after a tap, by action name (App.focus_to; issue 14): the first
+    #: of these marked elements on the screen.
+    FOCUS: dict[str, tuple[str, ...]] = {}
+    #: How long (seconds) the app's turn shows before it moves (issue 17). Its decision itself
+    #: takes at most ~0.3 s on a tablet (Hard, tests/bench_solo.py), so input is never
+    #: blocked for more than half a second.
+    APP_MOVE_DELAY = 0.35
+    #: What Undo says when every move so far was the app's (issue 17).
+    NOTHING_TO_UNDO = "Nothing of yours to undo yet: the app made every move so far."
+    #: The game the app's next move is scheduled for (:meth:`schedule_app_move`).
+    _app_pending: Any = None
+    #: Where the setup form (``draft`` and ``rules``) is kept between visits.
+    DRAFT_KEY = ""
 
     def on_enter(self, params: dict) -> None:
         """``#/<tool>?g=…`` opens a shared game as a new save; ``?slot=…`` opens a save
@@ -75,6 +120,99 @@ class ToolView:
 
     def import_file(self, file) -> None:
         self.session.import_file(file)
+
+    # ------------------------------------------------------------ screens
+    def render(self):
+        """The table's screen: the setup form (``render_setup``) before a game, else the
+        game's table (``render_table``), in the frame; the app moves when it is its turn."""
+        state = self.session.state
+        if state is not None:
+            self.schedule_app_move(state)
+        return self.frame(self.render_setup() if state is None else self.render_table(state))
+
+    def _save_draft(self) -> None:
+        """Keep the setup form between visits (:attr:`DRAFT_KEY`)."""
+        self.keep_json(self.DRAFT_KEY, {"setup": self.draft, "rules": self.rules})
+
+    # ------------------------------------------------------------ taps
+    def handle(self, action: str, arg, el, event) -> None:
+        """A tap: Undo goes back to the person's last move when the app plays a side
+        (:meth:`undo_for_person`); the session's controls; else the view's own tap, from
+        :attr:`ACTIONS`."""
+        if action == "session:undo" and self.undo_for_person():
+            return
+        if self.session.handle(action, arg, el):
+            return
+        self.tap(action.split(":", 1)[1] if ":" in action else action, arg, event)
+
+    def tap(self, name: str, arg, event) -> None:
+        """The view's tap ``name``: refused on a spectator's copy when it is a move
+        (:attr:`MOVES`), the focus sent on (:attr:`FOCUS`), then done (:attr:`ACTIONS`); a
+        name the view does not know does nothing."""
+        if name in self.MOVES and self.spectator:
+            return
+        focus = self.FOCUS.get(name)
+        if focus:
+            self.app.focus_to(*focus)
+        do = self.ACTIONS.get(name)
+        if do is not None:
+            do(self, arg, event)
+
+    # ------------------------------------------------------------ the app's player (issue 17)
+    def app_plays(self) -> bool:
+        """Whether the app plays a side of the open game (a view where it can says so)."""
+        return False
+
+    def app_due(self, st) -> bool:
+        """Whether the app is to move now in state ``st``."""
+        return False
+
+    def app_move(self) -> bool:
+        """Make the app's move, as an ordinary recorded action; whether one was made."""
+        return False
+
+    def app_undo_target(self, game) -> int | None:
+        """The position before the person's last move (None: the app made every move)."""
+        return None
+
+    def schedule_app_move(self, st) -> None:
+        """When the app is to move, it moves after :attr:`APP_MOVE_DELAY` (its turn shows
+        briefly), once for this game value: a game changed meanwhile (an undo, another
+        game) is left for the next render to decide."""
+        game = self.session.game
+        if game is None or self._app_pending is game or not self.app_due(st):
+            return
+        self._app_pending = game
+
+        def move():
+            if self.session.game is not game:
+                return  # something changed meanwhile: render decides again
+            self._app_pending = None
+            if self.app_move():
+                self.app.render()
+
+        later = getattr(self.app, "later", None)
+        if later is not None:
+            later(self.APP_MOVE_DELAY, move)
+        else:
+            from js import window  # type: ignore[import-not-found]
+            from pyodide.ffi import create_once_callable  # type: ignore[import-not-found]
+
+            window.setTimeout(create_once_callable(lambda *_: move()), int(self.APP_MOVE_DELAY * 1000))
+
+    def undo_for_person(self) -> bool:
+        """With the app playing a side, one tap of Undo goes back to before the person's
+        last action (the app's moves after it too, or it would only move again). Whether
+        it was handled here."""
+        game = self.session.game
+        if game is None or not self.app_plays():
+            return False
+        target = self.app_undo_target(game)
+        if target is None:
+            self.app.toast(self.NOTHING_TO_UNDO)
+        else:
+            self.session.goto(target)
+        return True
 
     # ------------------------------------------------------------ the frame of every table
     @property

@@ -29,7 +29,7 @@ from typing import Any
 
 from .. import zerosum
 from ..game import ArgumentError, RuleError
-from ..text import brief_repr
+from ..text import brief_repr, percent_shares
 from .odds import OutcomeOdds, as_bid, checked_odds, state_memo
 from .rules import counter_problem, offered_stratagems
 from .tables import MANEUVER_NAMES, MANEUVERS
@@ -175,23 +175,21 @@ class Advice:
     enemy_mix: tuple[Fraction, ...]
 
     def recommendation(self) -> str:
-        """"A careful general declares Attack 40 %, Skirmish 60 %"."""
+        """"A careful general declares Attack 40%, Skirmish 60%"."""
         return "A careful general declares " + mix_text(self.own, self.mix)
 
 
 def mix_text(bids: tuple[Any, ...], mix: tuple[Fraction, ...]) -> str:
-    """"Attack 40 %, Skirmish 60 %" (whole percents; a share under 0.5 % says "<1 %")."""
+    """"Attack 40%, Skirmish 60%": whole percents rounded together so that they add up to 100
+    (``engine.text.percent_shares``: a share too small to show says "<1%", one not certain
+    ">99%"), the app's one spelling of a percent (issue 34)."""
     if not isinstance(bids, (list, tuple)) or not isinstance(mix, (list, tuple)) or len(bids) != len(mix):
         raise ArgumentError("A mix is told from a list of bids and a list of as many shares")
     for p in mix:
         if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0 <= p <= 1:
             raise ArgumentError(f"A share of a mix is a number from 0 to 1 (got {brief_repr(p)})")
-    parts = []
-    for bid, p in zip(bids, mix):
-        if p:
-            share = round(float(p) * 100)
-            parts.append(f"{bid_name(bid)} {share if share >= 1 else '<1'} %")
-    return ", ".join(parts)
+    shown = percent_shares(mix)
+    return ", ".join(f"{bid_name(bid)} {text}" for bid, p, text in zip(bids, mix, shown) if p)
 
 
 def advice(state: Any, side: int, aim: str = "net") -> Advice:

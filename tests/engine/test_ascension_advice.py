@@ -167,3 +167,14 @@ def test_hard_draws_from_the_mix_with_the_games_seed():
         assert len(set(picks)) > 1
     easy = {ai.app_bid(state, 1, "easy", seed)["maneuver"] for seed in range(60)}
     assert len(easy) >= 4                                                 # random legal bids
+
+
+def test_a_mix_is_told_in_shares_that_add_to_100_and_one_spelling_of_percent():
+    """Issue 34, 16: largest-remainder whole percents, "40%" (no space), "<1%" / ">99%"."""
+
+    bids = ai.candidate_bids(replay(new_game("battle", ai.example_setup(), None, 7)), 0)
+    thirds = ai.mix_text(bids[:3], (Fraction(1, 3),) * 3)
+    assert thirds.endswith("34%, " + ai.bid_name(bids[1]) + " 33%, " + ai.bid_name(bids[2]) + " 33%")
+    assert " %" not in thirds
+    lopsided = ai.mix_text(bids[:2], (Fraction(199, 200), Fraction(1, 200)))
+    assert lopsided == f"{ai.bid_name(bids[0])} >99%, {ai.bid_name(bids[1])} <1%"

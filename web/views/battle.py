@@ -23,7 +23,7 @@ from engine.rules import SettingsError
 from web import platform
 from web.dom import button, h
 from web.session import Session
-from web.views.chances import percent, whole_percent
+from web.views.chances import percent, shares, spread, whole_percent
 from web.views.curtain import CurtainGuard, curtain
 from web.views.rulebits import rule_ref, with_rule_refs
 from web.views.tool import ToolView, whole
@@ -197,9 +197,8 @@ def repair_rules(rules, problems: list[str]) -> dict:
 
 
 def landed_spread(landed) -> str:
-    """The casualties that land, each count with its chance: "0: 40.0 %, 1: 35.5 % …"."""
-    likely = sorted((p, n) for n, p in landed if p)[-4:]  # the four likeliest counts, in order
-    return ", ".join(f"{n}: {percent(p)}" for p, n in sorted(likely, key=lambda x: x[1]))
+    """The casualties that land, the four likeliest counts with their chances: "0: 40.0%, 1: 35.5%, …"."""
+    return spread(landed)
 
 
 def _int(text: str):
@@ -879,7 +878,7 @@ class BattleView(ToolView):
             rows.append(h("tr", {"class": [chosen == mine.maneuver and "on"], "data-row": mine.maneuver},
                           h("th", {"scope": "row", "class": "adv-row"},
                             h("span", {"class": "adv-name"}, ai.bid_name(mine)),
-                            h("span", {"class": "adv-mix"}, f" {whole_percent(share)}") if share else None),
+                            h("span", {"class": "adv-mix"}, f" {shares(found.mix)[i]}") if share else None),
                           cells))
         aims = h("div", {"class": "row adv-aims", "role": "radiogroup", "aria-label": "Aim"},
                  h("span", {"class": "small muted"}, "Aim:"),
@@ -1067,16 +1066,18 @@ class BattleView(ToolView):
         """AI-8: the exact chance of every tier for each side."""
         rows = []
         names = [a.name for a in st.armies]
+        # One week's tiers and the draw add up to 1: rounded together (issue 34), in row order.
+        shown = iter(shares([*odds["sides"][0].values(), odds["drawn"], *odds["sides"][1].values()], 1))
         for s in (0, 1):
             for tier, p in odds["sides"][s].items():
                 rows.append(h("tr", {"class": SIDE_CLASS[s], "data-odds": f"{s}.{tier}"},
                               h("th", {"scope": "row"}, f"{names[s]}: {ai.TIER_NAMES[tier].lower()}"),
-                              h("td", {"class": "pct"}, percent(p)),
+                              h("td", {"class": "pct"}, next(shown)),
                               h("td", {"class": "bar-cell", "aria-hidden": "true"},
                                 h("meter", {"min": "0", "max": "1", "value": f"{float(p):.4f}"}))))
             if s == 0:
                 rows.append(h("tr", {"data-odds": "drawn"}, h("th", {"scope": "row"}, "Drawn combat"),
-                              h("td", {"class": "pct"}, percent(odds["drawn"])),
+                              h("td", {"class": "pct"}, next(shown)),
                               h("td", {"class": "bar-cell", "aria-hidden": "true"},
                                 h("meter", {"min": "0", "max": "1", "value": f"{float(odds['drawn']):.4f}"}))))
         return h("table", {"class": "data-table odds", "data-testid": "odds"},

@@ -22,7 +22,7 @@ from web.dom import button, h
 from web.session import Session
 from web.store import clean_name
 from web.views.cards import card_back, card_button, card_picker, card_view
-from web.views.chances import percent
+from web.views.chances import shares
 from web.views.curtain import CurtainGuard, curtain
 from web.views.dice import die_faces
 from web.views.rulebits import rule_ref, with_rule_refs
@@ -654,9 +654,11 @@ class CampaignView(ToolView):
         else:
             odds_head = [f"If the table came now: draw {draws} to make five (", rule_ref("CMP-7", "campaign"),
                          "). Exact chances over every draw from the cards you have not seen:"]
+        # The categories' chances are shown together: rounded together, they add up to 100.
+        shown = dict(zip(chances, shares(chances.values(), 1)))
         rows = [h("li", {"data-key": name, "data-category": name},
                   h("span", {"class": "odds-name"}, name),
-                  h("span", {"class": "odds-value"}, percent(chance)),
+                  h("span", {"class": "odds-value"}, shown[name]),
                   # A progress bar: the page's CSP allows no inline style attribute.
                   h("progress", {"class": "odds-bar", "max": "1000", "value": str(round(float(chance) * 1000)),
                                  "aria-hidden": "true"}))

@@ -225,15 +225,19 @@ def assert_taps_big_enough(driver, root: str = "body", what: str = "") -> None:
     assert not small, f"taps smaller than {MIN_TAP}×{MIN_TAP} px at {size} {what}:\n" + "\n".join(small)
 
 
-def wait_scrolled(driver, timeout: float = 5) -> None:
-    """Until the page's scroll has stopped moving (a smooth scroll has landed)."""
-    last = None
+def wait_scrolled(driver, timeout: float = 5, moved_from: float | None = None) -> None:
+    """Until the page's scroll has stopped moving (a smooth scroll has landed). With
+    ``moved_from``: first until it has left that position (WebKitGTK starts a smooth scroll
+    a few hundred ms after the call)."""
     end = time.monotonic() + timeout
-    still = 0
+    if moved_from is not None:
+        while time.monotonic() < end and driver.execute_script("return scrollY") == moved_from:
+            time.sleep(0.05)
+    last, still = None, 0
     while time.monotonic() < end:
         now = driver.execute_script("return scrollY")
         still = still + 1 if now == last else 0
-        if still >= 4:
+        if still >= 6:
             return
         last = now
         time.sleep(0.05)
@@ -248,13 +252,14 @@ def assert_rule_link_lands(driver, link) -> None:
     rule = link.get_attribute("data-rule")
     target = f"#rule-{rule}" if rule else f"#rules-{link.get_attribute('data-open-rules')} > summary"
     tap(driver, link)
-    wait_scrolled(driver)
+    wait_scrolled(driver, moved_from=before)
     landing = driver.execute_script(f"return ({RULE_LANDING})(arguments[0])", target)
     assert not landing["problems"], f"{target}: " + "; ".join(landing["problems"])
     back = driver.find_element(By.ID, "rules-back")
     assert_on_screen(driver, back)
+    landed = driver.execute_script("return scrollY")
     back.click()
-    wait_scrolled(driver)
+    wait_scrolled(driver, moved_from=landed)
     after = driver.execute_script("return scrollY")
     assert abs(after - before) <= 2, f"Back to the table: scroll {after}, the tap was at {before}"
     assert not back.is_displayed()

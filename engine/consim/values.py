@@ -509,8 +509,8 @@ class Forecast:
         parts = [p for p in parts if p]
         if not parts:
             return None
-        extra = self.suppression // 2 - self.by_suppression
-        more = f"; suppression {self.suppression} would strike {extra} more" if extra > 0 else ""
+        extra = self.suppression // 2  # suppression that found no card left to strike
+        more = f"; suppression {self.suppression} would strike {extra} more" if extra and not self.by_suppression else ""
         tail = "no cards" if self.keeps == 0 else f"keeps {self.keeps} of {self.deal}"
         return f"next deal strikes {' and '.join(parts)}{more}: {tail}"
 

@@ -71,7 +71,8 @@ def test_a_cross_reference_keeps_the_way_back_to_the_table(page, base_url):
     open_app(page, base_url + "#/conflict")
     page.set_viewport_size(TABLET_SIZES[1])
     chip = page.locator("#app-conflict .rule-ref:visible").last
-    chip.scroll_into_view_if_needed()
+    chip.evaluate("el => el.scrollIntoView({block: 'center'})")
+    page.wait_for_timeout(300)
     before = page.evaluate("scrollY")
     chip.click()
     page.locator("#rule-OIC-2 a[href='#rule-OIC-14']").click()

@@ -61,10 +61,18 @@ function showRule(target, from) {
   const backButton = document.getElementById("rules-back");
   const inPanel = from && from.closest(".rules-panel");
   if (!rulesReturn || !inPanel) rulesReturn = { x: scrollX, y: scrollY, from, route: currentRoute() };
-  const top = target.getBoundingClientRect().top + scrollY - barBottom() - 12;
+  const landing = () => target.getBoundingClientRect().top + scrollY - barBottom() - 12;
   if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
   target.focus({ preventScroll: true });
-  window.scrollTo({ top: Math.max(0, top), behavior: scrollBehavior() });
+  window.scrollTo({ top: Math.max(0, landing()), behavior: scrollBehavior() });
+  // A smooth scroll the page interrupts (WebKit drops it when the table redraws under it)
+  // would leave the clause out of sight: once it should be over, land there at once.
+  setTimeout(() => {
+    const top = Math.max(0, landing());
+    if (rulesReturn && Math.abs(scrollY - top) > 4 && document.activeElement === target) {
+      window.scrollTo({ top, behavior: "auto" });
+    }
+  }, 900);
   if (backButton) backButton.hidden = false;
   watchPanel(target.closest(".rules-panel"));
 }

@@ -64,12 +64,13 @@ function showRule(target, from) {
   const landing = () => target.getBoundingClientRect().top + scrollY - barBottom() - 12;
   if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
   target.focus({ preventScroll: true });
+  const startY = scrollY;
   window.scrollTo({ top: Math.max(0, landing()), behavior: scrollBehavior() });
-  // A smooth scroll the page interrupts (WebKit drops it when the table redraws under it)
-  // would leave the clause out of sight: once it should be over, land there at once.
+  // A smooth scroll the page drops (WebKit, when the table redraws under it) would leave the
+  // clause out of sight: if the page has not moved at all by then, land there at once.
   setTimeout(() => {
     const top = Math.max(0, landing());
-    if (rulesReturn && Math.abs(scrollY - top) > 4 && document.activeElement === target) {
+    if (rulesReturn && scrollY === startY && Math.abs(scrollY - top) > 4 && document.activeElement === target) {
       window.scrollTo({ top, behavior: "auto" });
     }
   }, 900);

@@ -64,15 +64,18 @@ function showRule(target, from) {
   const landing = () => target.getBoundingClientRect().top + scrollY - barBottom() - 12;
   if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
   target.focus({ preventScroll: true });
-  const startY = scrollY;
   window.scrollTo({ top: Math.max(0, landing()), behavior: scrollBehavior() });
   // A smooth scroll the page drops (WebKit, when the table redraws under it) would leave the
-  // clause out of sight: if the page has not moved at all by then, land there at once.
+  // clause out of sight: if the page is still and not there by then, land there at once.
   setTimeout(() => {
-    const top = Math.max(0, landing());
-    if (rulesReturn && scrollY === startY && Math.abs(scrollY - top) > 4 && document.activeElement === target) {
-      window.scrollTo({ top, behavior: "auto" });
-    }
+    const y = scrollY;
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      const top = Math.max(0, landing());
+      const still = scrollY === y;  // no scroll is moving the page any more
+      if (rulesReturn && still && Math.abs(scrollY - top) > 4 && document.activeElement === target) {
+        window.scrollTo({ top, behavior: "auto" });
+      }
+    }));
   }, 900);
   if (backButton) backButton.hidden = false;
   watchPanel(target.closest(".rules-panel"));

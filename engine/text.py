@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 import reprlib
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
 from typing import Any
 
 #: Line breaks and other control characters never belong in a name.
@@ -212,3 +213,52 @@ def plural(count: int, noun: str, plural_form: str | None = None) -> str:
     """``count`` and ``noun``, plural unless it is one: "1 card", "3 cards", "2 casualties"
     (``plural_form`` for a noun that does not take an s)."""
     return f"{count} {noun if count == 1 else (plural_form or noun + 's')}"
+
+
+# ---------------------------------------------------------------- chances as text
+# Every chance a player reads, in the app and in the engine's own texts (the staff
+# officer's mix), rounded alike (issue 34): "40%", no space; "0%" and "100%" only when
+# exact, "<1%" / ">99%" (one decimal: "<0.1%" / ">99.9%") for what rounds to an end;
+# shares shown together rounded together, so that they add up to 100.
+
+#: The text of a chance below / above what the figures can show, by decimals.
+_LOW = {0: "<1%", 1: "<0.1%"}
+_HIGH = {0: ">99%", 1: ">99.9%"}
+
+
+def chance_text(chance: Fraction | float, units: int, decimals: int) -> str:
+    """``units`` (tenths with one decimal) of a percent as text, guarding the two ends:
+    only an impossible ``chance`` is "0%", only a certain one "100%"."""
+    if chance == 0:
+        return "0%"
+    if chance == 1:
+        return "100%"
+    full = 100 * 10 ** decimals
+    if units <= 0:
+        return _LOW[decimals]
+    if units >= full:
+        return _HIGH[decimals]
+    return f"{units / 10 ** decimals:.{decimals}f}%"
+
+
+def chance_units(chance: Fraction | float, decimals: int) -> int:
+    """The chance in units of the last shown decimal, rounded half up (exact on Fractions)."""
+    value = Fraction(chance) * 100 * 10 ** decimals
+    return int(value + Fraction(1, 2)) if value >= 0 else 0
+
+
+def percent_shares(chances: Iterable[Fraction | float], decimals: int = 0) -> list[str]:
+    """Chances shown side by side, rounded together so that those that add to 1 show figures
+    that add to 100 (largest remainder: each gets its rounded-down units, the units left go
+    to the largest remainders, ties to the first). The ends keep their meaning: a possible
+    chance left with no unit says "<1%" ("<0.1%"), an uncertain one with all of them ">99%"."""
+    values = [Fraction(c) for c in chances]
+    full = 100 * 10 ** decimals
+    scaled = [v * full for v in values]
+    floors = [int(s) for s in scaled]
+    total = sum(values)
+    left = int(total * full + Fraction(1, 2)) - sum(floors) if total else 0
+    order = sorted(range(len(values)), key=lambda i: (-(scaled[i] - floors[i]), i))
+    for i in order[:max(0, left)]:
+        floors[i] += 1
+    return [chance_text(v, u, decimals) for v, u in zip(values, floors)]

@@ -1,7 +1,7 @@
 """Exact solution of finite two-player zero-sum matrix games (issue 17).
 
 Issue 17's general's advisor recommends a **mixed strategy** ("a careful general
-declares Attack 40 %, Skirmish 60 %"): the equilibrium of the zero-sum game whose
+declares Attack 40%, Skirmish 60%"): the equilibrium of the zero-sum game whose
 payoff the general reads, and the app's Hard general draws its bid from it. The issue
 asks for an exploitability of at most 1e-6 and shows the numbers as exact fractions, so
 everything here is exact (:class:`~fractions.Fraction`), in pure Python (standard

@@ -40,6 +40,81 @@ function flash(clause) {
   clause.classList.add("flash");
 }
 
+// ---- Rule links (issue 34) ---------------------------------------------------------
+// A rule chip (OIC-8, CMP-3 …), a Rules button or a cross-reference scrolls its clause
+// to just below the sticky top bar (its id and title in sight at every size), puts the
+// focus on it, and shows "Back to the table", which returns to where the tap was (the
+// page's scroll and the focus on the control tapped). A cross-reference followed inside
+// the panel keeps the first way back.
+let rulesReturn = null;
+
+function barBottom() {
+  const bar = document.querySelector("header.bar");
+  return bar ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
+}
+
+function scrollBehavior() {
+  return matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth";
+}
+
+function showRule(target, from) {
+  const backButton = document.getElementById("rules-back");
+  const inPanel = from && from.closest(".rules-panel");
+  if (!rulesReturn || !inPanel) rulesReturn = { x: scrollX, y: scrollY, from, route: currentRoute() };
+  const landing = () => target.getBoundingClientRect().top + scrollY - barBottom() - 12;
+  if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+  target.focus({ preventScroll: true });
+  window.scrollTo({ top: Math.max(0, landing()), behavior: scrollBehavior() });
+  // A smooth scroll the page drops (WebKit, when the table redraws under it) would leave the
+  // clause out of sight: if the page is still and not there by then, land there at once.
+  setTimeout(() => {
+    const y = scrollY;
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      const top = Math.max(0, landing());
+      const still = scrollY === y;  // no scroll is moving the page any more
+      if (rulesReturn && still && Math.abs(scrollY - top) > 4 && document.activeElement === target) {
+        window.scrollTo({ top, behavior: "auto" });
+      }
+    }));
+  }, 900);
+  if (backButton) backButton.hidden = false;
+  watchPanel(target.closest(".rules-panel"));
+}
+
+// Once the rules have been in sight and then scrolled out of it (the player scrolled
+// back by hand), the way back is no longer needed: it would only cover the table.
+let panelWatch = null;
+function watchPanel(panel) {
+  if (panelWatch) panelWatch.disconnect();
+  panelWatch = null;
+  if (!panel || !window.IntersectionObserver) return;
+  let seen = false;
+  panelWatch = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      if (entry.isIntersecting) seen = true;
+      else if (seen) forgetReturn();
+    }
+  });
+  panelWatch.observe(panel);
+}
+
+function backToTable() {
+  const back = rulesReturn;
+  forgetReturn();
+  if (!back) return;
+  window.scrollTo({ top: back.y, left: back.x, behavior: "auto" });
+  if (back.from && back.from.isConnected) back.from.focus({ preventScroll: true });
+  else document.getElementById("main").focus({ preventScroll: true });
+}
+
+function forgetReturn() {
+  rulesReturn = null;
+  if (panelWatch) panelWatch.disconnect();
+  panelWatch = null;
+  const backButton = document.getElementById("rules-back");
+  if (backButton) backButton.hidden = true;
+}
+
 function applyTheme(theme) {
   if (theme === "light" || theme === "dark") root.dataset.theme = theme;
   else delete root.dataset.theme;
@@ -51,6 +126,7 @@ function storedTheme() {
 
 applyTheme(storedTheme());
 window.addEventListener("hashchange", showRoute);
+window.addEventListener("hashchange", forgetReturn);
 document.addEventListener("DOMContentLoaded", () => {
   showRoute();
   setTimeout(() => {
@@ -76,19 +152,23 @@ document.addEventListener("DOMContentLoaded", () => {
       const clause = document.getElementById(link.getAttribute("href").slice(1));
       if (clause) {
         event.preventDefault();
-        clause.scrollIntoView({ behavior: "smooth", block: "start" });
+        showRule(clause, link);
         flash(clause);
       }
+      return;
+    }
+    if (event.target.closest("#rules-back")) {
+      backToTable();
       return;
     }
     const button = event.target.closest("[data-open-rules]");
     if (!button) return;
     const panel = document.getElementById("rules-" + button.dataset.openRules);
+    if (!panel) return;
     panel.open = true;
     // A rule id in a message opens the panel at that clause.
     const clause = button.dataset.rule && document.getElementById("rule-" + button.dataset.rule);
-    const target = clause || panel;
-    target.scrollIntoView({ behavior: "smooth", block: "start" });
+    showRule(clause || panel.querySelector("summary") || panel, button);
     if (clause) flash(clause);
   });
 });

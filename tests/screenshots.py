@@ -45,13 +45,13 @@ def tour(page, base: str, tag: str) -> None:
             shoot(page, f"conflict-hand-refusal-{tag}", full=False)
         playable = page.locator("[data-testid=hand] .card.playable")
         if turn == 5 and playable.count():
-            page.get_by_role("button", name="Cannot play — end the round").click()
+            page.get_by_role("button", name="Pass — end the round").click()
             shoot(page, f"conflict-confirm-pass-{tag}", full=False)
             page.get_by_role("button", name="Keep playing").click()
         if playable.count():
             playable.first.click()
         else:
-            page.get_by_role("button", name="Cannot play — end the round").click()
+            page.get_by_role("button", name="Pass — end the round").click()
     shoot(page, f"conflict-round-result-{tag}")
     page.get_by_role("button", name="History").click()
     shoot(page, f"conflict-history-{tag}")

@@ -80,7 +80,7 @@ def tour(page, base: str, tag: str) -> None:
     page.get_by_role("button", name="A unit joins Zone Army").click()
     shoot(page, f"battle-unit-form-{tag}", full=False)
     # The result of an app roll with mitigation, and a fallback (AI-19) ending the battle.
-    game = apply(apply(bids(example(), "attack", "defend"), {"type": "reveal"}), {"type": "roll",
+    game = apply(apply(bids(example({"dice": "table"}), "attack", "defend"), {"type": "reveal"}), {"type": "roll",
                                                                                  "dice": [[6] * 6, [1] * 4]})
     open_game(page, base, game)
     shoot(page, f"battle-over-fallback-{tag}")

@@ -53,7 +53,7 @@ def tour(page, base: str, tag: str) -> None:
     start_table_deck(page, base)
     page.locator("[data-testid=picker] [data-card='9S']").tap()
     during = share_public(page)
-    page.get_by_role("button", name="Cannot play — end the round").tap()
+    page.get_by_role("button", name="Pass — end the round").tap()
     page.wait_for_selector("[data-testid=call]")
     page.wait_for_timeout(300)
     shoot(page, "between-rounds", tag)

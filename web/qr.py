@@ -47,7 +47,7 @@ LEVELS = (("Q", 10, 151), ("M", MAX_VERSION, 997), ("L", MAX_VERSION, 1273))
 MAX_LINK_BYTES = LEVELS[-1][2]
 
 #: What each level survives, for the caption.
-RECOVERS = {"L": "7 %", "M": "15 %", "Q": "25 %", "H": "30 %"}
+RECOVERS = {"L": "7%", "M": "15%", "Q": "25%", "H": "30%"}
 
 
 class LinkTooLong(ValueError):

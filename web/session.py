@@ -333,6 +333,11 @@ class Session:
             return
         spectator = games.is_spectator(game)
         what = "the spectator's copy" if spectator else "the shared game"
+        if spectator:  # issue 34: the same spectator link opened again opens the copy already here
+            same = self._same_spectator_copy(game)
+            if same is not None and self.open(same, quiet=True):
+                self.app.toast(f"This spectator's copy is already here: opened “{self.name}”.")
+                return
         problem = self.start(game, self.namer(game) if spectator else f"{self.namer(game)} (shared)", quiet=True)
         if problem is not None:  # one message that says what is true: open, and not saved
             if isinstance(problem, StorageFull):
@@ -343,6 +348,21 @@ class Session:
                                "Use “Save this game” under Saves to try again.", "error")
             return
         self.app.toast(f"Opened {what} as a new save, “{self.name}”. Your other games are untouched.")
+
+    def _same_spectator_copy(self, game: games.Game) -> str | None:
+        """The save of this table that holds exactly ``game`` (a spectator's copy saved before:
+        a spectator's copy cannot be played on, so the same link gives the same game)."""
+        store = self.app.store
+        for info in store.list(self.kind):
+            if not info.spectator or info.damaged or info.actions != len(game.actions):
+                continue
+            try:
+                saved, _meta = store.load(info.id)
+            except StoreError:
+                continue
+            if saved == game:
+                return info.id
+        return None
 
     # ------------------------------------------------------------ other tabs
     def on_storage(self, key: str, value: str | None) -> None:

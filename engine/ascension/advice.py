@@ -29,14 +29,14 @@ from typing import Any
 
 from .. import zerosum
 from ..game import ArgumentError, RuleError
-from ..text import brief_repr
+from ..text import brief_repr, percent_shares
 from .odds import OutcomeOdds, as_bid, checked_odds, state_memo
 from .rules import counter_problem, offered_stratagems
 from .tables import MANEUVER_NAMES, MANEUVERS
 from .values import STRATAGEM_BY_KEY, Bid, maneuver_arg, side_arg, state_arg
 
 __all__ = ["AIMS", "AIM_NAMES", "Advice", "GridCell", "public_state", "candidate_bids", "advice", "payoff",
-           "mix_text", "bid_name"]
+           "mix_text", "bid_name", "advised_name"]
 
 
 #: What the general's payoff counts (HR-AI-13).
@@ -175,23 +175,87 @@ class Advice:
     enemy_mix: tuple[Fraction, ...]
 
     def recommendation(self) -> str:
-        """"A careful general declares Attack 40 %, Skirmish 60 %"."""
-        return "A careful general declares " + mix_text(self.own, self.mix)
+        """"A careful general declares Withdraw" (one bid), or "A careful general declares
+        Attack 40%, Skirmish 60% (let the dice pick)" (a mix, so that the enemy cannot read it);
+        a stratagem is named "(with Delay, if you pick it)": the advice weighs it, the general
+        still chooses (issue 34)."""
+        chosen = [(bid, p) for bid, p in zip(self.own, self.mix) if p]
+        if len(chosen) == 1:
+            return "A careful general declares " + advised_name(chosen[0][0])
+        shown = dict(zip(range(len(self.mix)), percent_shares(self.mix)))
+        return ("A careful general declares " + ", ".join(f"{advised_name(bid)} {shown[i]}" for i, (bid, p)
+                                                           in enumerate(zip(self.own, self.mix)) if p)
+                + " (let the dice pick, so that they cannot read you)")
+
+    def against(self) -> tuple[Fraction, ...]:
+        """What the recommended mix gives for the aim against each enemy bid (table order)."""
+        return tuple(sum((p * self.matrix[i][j] for i, p in enumerate(self.mix)), Fraction(0))
+                     for j in range(len(self.enemy)))
+
+    def outlook(self) -> str:
+        """What the recommendation gives, in a staff officer's words, against each maneuver
+        the enemy may declare: "To get away: 100% unless they Block (then 0%)"; one figure
+        when it is the same whatever they declare; "at worst …; … if they …" from the worst
+        case up when there are more (issue 34: no game-theory words)."""
+        values = self.against()
+        groups: dict[Fraction, list[str]] = {}
+        for bid, value in zip(self.enemy, values):
+            name = MANEUVER_NAMES[bid.maneuver]
+            groups.setdefault(value, [])
+            if name not in groups[value]:
+                groups[value].append(name)
+        ordered = sorted(groups.items(), key=lambda kv: -kv[0])
+        best = _value_text(self.aim, ordered[0][0])
+        head = AIM_HEADS[self.aim]
+        if len(ordered) == 1:
+            return f"{head}: {best}, whatever they declare."
+        if len(ordered) == 2:
+            value, names = ordered[1]
+            return f"{head}: {best} unless they {_or(names)} (then {_value_text(self.aim, value)})."
+        cases = [f"{_value_text(self.aim, value)} if they {_or(names)}" for value, names in reversed(ordered)]
+        return f"{head}: at worst {'; '.join(cases)}."
+
+
+#: How the staff officer opens the figures of each aim (:meth:`Advice.outlook`).
+AIM_HEADS: Mapping[str, str] = {"net": "Casualties a week, on average", "away": "To get away",
+                                "hold": "To hold the hex"}
+
+
+def _value_text(aim: str, value: Fraction) -> str:
+    """A payoff in players' words: "100%" (a chance), "0.50 more on them than on you"."""
+    if aim != "net":
+        return percent_shares([value])[0]
+    if value == 0:
+        return "as many on you as on them"
+    return f"{abs(float(value)):.2f} more on {'them than on you' if value > 0 else 'you than on them'}"
+
+
+def _or(names: list[str]) -> str:
+    """"Block", "Block or Defend", "Block, Defend or Attack"."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def advised_name(bid: Any) -> str:
+    """A bid as the staff officer advises it: "Block (with Delay, if you pick it)" — the
+    advice weighs the stratagem, but none is picked until the general picks it."""
+    bid = as_bid(bid)
+    plain = bid_name(Bid(bid.maneuver, (), bid.rearguard))
+    if not bid.stratagems:
+        return plain
+    return f"{plain} (with {bid_name(bid).split(' with ', 1)[1]}, if you pick it)"
 
 
 def mix_text(bids: tuple[Any, ...], mix: tuple[Fraction, ...]) -> str:
-    """"Attack 40 %, Skirmish 60 %" (whole percents; a share under 0.5 % says "<1 %")."""
+    """"Attack 40%, Skirmish 60%": whole percents rounded together so that they add up to 100
+    (``engine.text.percent_shares``: a share too small to show says "<1%", one not certain
+    ">99%"), the app's one spelling of a percent (issue 34)."""
     if not isinstance(bids, (list, tuple)) or not isinstance(mix, (list, tuple)) or len(bids) != len(mix):
         raise ArgumentError("A mix is told from a list of bids and a list of as many shares")
     for p in mix:
         if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0 <= p <= 1:
             raise ArgumentError(f"A share of a mix is a number from 0 to 1 (got {brief_repr(p)})")
-    parts = []
-    for bid, p in zip(bids, mix):
-        if p:
-            share = round(float(p) * 100)
-            parts.append(f"{bid_name(bid)} {share if share >= 1 else '<1'} %")
-    return ", ".join(parts)
+    shown = percent_shares(mix)
+    return ", ".join(f"{bid_name(bid)} {text}" for bid, p, text in zip(bids, mix, shown) if p)
 
 
 def advice(state: Any, side: int, aim: str = "net") -> Advice:

@@ -116,7 +116,9 @@ class _SideWeights(NamedTuple):
 class SideOdds(_ByValue):
     """One side's outcome odds for the week (every chance a :class:`~fractions.Fraction`).
 
-    * ``movement``: ``{movement: p}`` over :data:`MOVEMENTS` (sums to 1);
+    * ``movement``: ``{movement: p}`` over :data:`MOVEMENTS`, each counting only the weeks
+      the army survives (AI-20: a destroyed army neither gets away, falls back nor stays):
+      with ``destroyed`` it sums to 1;
       ``gets_away`` is the sum of the three ``away`` kinds;
     * ``landed``: ``((n, p), …)`` the casualties that land on this army's units (after
       mitigation, no more than it can take), ``mean_landed`` its mean; ``taken`` the
@@ -484,10 +486,12 @@ def _alive(state: BattleState, memo: Memo) -> tuple[frozenset[int], frozenset[in
 
 
 def _fates(state: BattleState, memo: Memo, side: int, first: int, mitigation: int, span: Any,
-           stand: frozenset[int]) -> tuple[tuple[tuple[int, int, frozenset[int], int], ...], int]:
+           stand: frozenset[int]) -> tuple[tuple[tuple[int, int, frozenset[int], int, bool], ...], int]:
     """What each roll of the casualties coming in (``span``, AI-12; ``None``: none) does to
     ``side`` (AI-14, AI-15, Last Stand): per roll (landed, taken, units lost, cancelled), and
-    how many rolls leave the army in the field. Remembered per state."""
+    how many rolls leave the army in the field; ``killed``: whether the casualties alone
+    destroyed the army (AI-20: then it neither gets away nor falls back; a Last Stand that
+    leaves nobody is the price of getting away). Remembered per state."""
     key = (side, first, mitigation, span, stand)
     found = memo["fates"].get(key)
     if found is None:
@@ -495,9 +499,9 @@ def _fates(state: BattleState, memo: Memo, side: int, first: int, mitigation: in
         rows, standing = [], 0
         for incoming in ([0] if span is None else range(span[0], span[1] + 1)):
             cut = min(mitigation, incoming)
-            count, lost = _landing(state, memo, side, first, incoming - cut)
-            lost = lost | stand
-            rows.append((count, incoming - cut, lost, cut))
+            count, landed_lost = _landing(state, memo, side, first, incoming - cut)
+            lost = landed_lost | stand
+            rows.append((count, incoming - cut, lost, cut, bool(landed_lost) and alive <= landed_lost))
             if not (lost and alive <= lost):
                 standing += 1
         found = memo["fates"][key] = (tuple(rows), standing)
@@ -582,7 +586,7 @@ def _compute(state: BattleState, memo: Memo, bids: tuple[Bid, Bid], switched: tu
             movement[s][moves[s]] += big
             if fell_to_fallback[s]:
                 fallback[s] += big
-            case = (mit[s], spans[1 - s], stands[s], moves[s] in ("stays", "withdraw_fails"))
+            case = (mit[s], spans[1 - s], stands[s], moves[s])
             cases[s][case] = cases[s].get(case, 0) + q * sizes[s]
             standing[s] = _fates(state, memo, s, firsts[s], mit[s], spans[1 - s], stands[s])[1]
         moving = any(m not in ("stays", "withdraw_fails") for m in moves)
@@ -597,8 +601,9 @@ def _compute(state: BattleState, memo: Memo, bids: tuple[Bid, Bid], switched: tu
     remains = [0, 0]
     alive = _alive(state, memo)
     for s in (0, 1):
-        for (mit_s, span, stand, in_field), w in cases[s].items():
-            for count, taken, lost, cut in _fates(state, memo, s, firsts[s], mit_s, span, stand)[0]:
+        for (mit_s, span, stand, move), w in cases[s].items():
+            in_field = move in ("stays", "withdraw_fails")
+            for count, taken, lost, cut, killed in _fates(state, memo, s, firsts[s], mit_s, span, stand)[0]:
                 landed[s][count] = landed[s].get(count, 0) + w
                 taken_d[s][taken] = taken_d[s].get(taken, 0) + w
                 lost_n[s][len(lost)] = lost_n[s].get(len(lost), 0) + w
@@ -607,6 +612,8 @@ def _compute(state: BattleState, memo: Memo, bids: tuple[Bid, Bid], switched: tu
                     loses[s] += w
                     for i in lost:
                         per_unit[s][i] += w
+                    if killed:  # AI-20: destroyed by the week's casualties: it neither gets
+                        movement[s][move] -= w  # away, nor falls back, nor stays
                     if alive[s] <= lost:
                         wiped[s] += w
                         continue

@@ -257,7 +257,9 @@ def standing(state: BattleState) -> str:
 def undo_warning(game: Game, position: int) -> str | None:
     """AI-7 ruling: what the table must hear before going back to ``position``: undoing past
     a reveal lets a side bid again knowing the other's choice, so both generals are asked
-    first. ``None`` when nothing revealed would be undone."""
+    first; undoing a sealed bid not yet revealed takes back an army's secret choice, which
+    only that army's general should do, so the table is asked first and told whose (issue 34).
+    ``None`` when nothing revealed or sealed would be undone."""
     if not isinstance(game, Game) or game.kind != KIND:
         raise ArgumentError(f"Not a battle game: {type(game).__name__}")
     position = int_arg(position, "The history position", 0, len(game.actions))
@@ -265,17 +267,43 @@ def undo_warning(game: Game, position: int) -> str | None:
         return None
     weeks = []
     week = 1
+    sealed: list[tuple[int, int]] = []  # (index, side) of this week's bids not yet revealed
     for index, action in enumerate(game.actions[: game.position]):
         kind = action.get("type") if isinstance(action, Mapping) else None
-        if kind == "reveal" and index >= position:
-            weeks.append(week)
+        side = action.get("side") if isinstance(action, Mapping) else None
+        if kind == "bid" and side in (0, 1) and not isinstance(side, bool):
+            sealed.append((index, side))
+        if kind == "reveal":
+            sealed = []
+            if index >= position:
+                weeks.append(week)
         if kind == "roll":
             week += 1
-    if not weeks:
-        return None
-    which = f"week {weeks[0]}" if len(weeks) == 1 else "weeks " + ", ".join(map(str, weeks))
-    return (f"Both bids of {which} were seen (AI-7). Undoing lets a side bid again knowing the other's choice. "
-            "Undo anyway?")
+    undone = sorted({side for index, side in sealed if index >= position})
+    parts = []
+    if weeks:
+        which = f"week {weeks[0]}" if len(weeks) == 1 else "weeks " + ", ".join(map(str, weeks))
+        parts.append(f"Both bids of {which} were seen (AI-7). Undoing lets a side bid again knowing the "
+                     "other's choice.")
+    if undone:
+        names = [_army_name(game, side) for side in undone]
+        if len(names) == 1:
+            parts.append(f"Undoing takes back {names[0]}'s sealed bid, not yet revealed (AI-7): only "
+                         f"{names[0]}'s general should.")
+        else:
+            parts.append(f"Undoing takes back the sealed bids of {names[0]} and {names[1]}, not yet revealed "
+                         "(AI-7): only their own generals should.")
+    return " ".join(parts) + " Undo anyway?" if parts else None
+
+
+def _army_name(game: Game, side: int) -> str:
+    """The name of army ``side`` as the setup gives it (the setup is normalized: a name each)."""
+    armies: Any = game.setup.get("armies") if isinstance(game.setup, Mapping) else None
+    try:
+        name = armies[side]["name"]
+    except (TypeError, IndexError, KeyError):
+        name = None
+    return name if isinstance(name, str) and name else f"Army {side + 1}"
 
 
 def replay_work(setup: Mapping[str, Any], actions: Iterable[Any]) -> int:

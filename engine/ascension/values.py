@@ -132,8 +132,8 @@ HOUSE_RULES: Mapping[str, str] = MappingProxyType({
                 "switches whenever it may. Aims: net casualties (expected casualties landed on the enemy "
                 "minus those landed on you), getting away (the chance your army leaves the battle by a "
                 "Withdraw) and holding the hex (the chance your army is still in the hex after the week: "
-                "not withdrawn, fallen back or destroyed). The recommendation is the equilibrium of that "
-                "zero-sum game (exact, engine/zerosum.py).",
+                "not withdrawn, fallen back or destroyed). The recommendation is the best plan against the "
+                "worst the enemy can do among the maneuvers weighed, worked out exactly.",
     "HR-AI-14": "The app's general bids from the game's seed and what both sides can see, never from a "
                 "link: a battle that comes from another device (a link or an imported file) opens only if "
                 "every bid of an army the app plays is the bid the app's general makes there; otherwise it "

@@ -196,9 +196,12 @@ def mitigation_by_margin(bids: tuple[Bid, Bid]) -> bool:
 
 
 def withdrew_of(reading: _Reading) -> tuple[bool, bool]:
-    """AI-10/AI-15: which side's Withdraw gets away: its cell is applied and says "Withdraw
-    Succeeds" (a Continuous Front only closes the defended hex to it, HR-AI-8)."""
-    return per_side(lambda s: reading.applied[s] and reading.cells[s].effect.withdraw is True
+    """AI-10/AI-15: which side's Withdraw gets away (before the week's casualties, AI-20): its
+    cell is applied and says "Withdraw Succeeds" (a Continuous Front only closes the defended
+    hex to it, HR-AI-8). Under the AI-10 "winner reads" variant a Withdraw against a Defend
+    gets away even when it lost (AI-20: the defender "has sacrificed the initiative")."""
+    return per_side(lambda s: (reading.applied[s] or reading.maneuvers[1 - s] == "defend")
+                    and reading.cells[s].effect.withdraw is True
                     and reading.maneuvers[s] == "withdraw")
 
 
@@ -396,7 +399,9 @@ def resolve(state: BattleState, bids: tuple[Bid, Bid], rolls: Rolls,
         rear = rears[s]
         first = rear if rear is not None else state.vanguards[s]
         damage[s], destroyed[s], hits[s] = land(state, s, taken[s], first, damage[s], destroyed[s])
-    withdrew = list(withdrew_of(reading))
+    # AI-20: an army destroyed by the week's casualties neither gets away nor falls back.
+    killed = [all(destroyed[s]) for s in (0, 1)]
+    withdrew = [w and not killed[s] for s, w in enumerate(withdrew_of(reading))]
     for s in (0, 1):
         if withdrew[s] and "last_stand" in bids[s].stratagems:
             gone = last_stand_units(reading.pools[s], rears[s])
@@ -411,7 +416,7 @@ def resolve(state: BattleState, bids: tuple[Bid, Bid], rolls: Rolls,
         if state.old_rulings:
             notes.append(f"AI-19 not applied: this battle was played before the fallback ruling, so "
                          f"{names[loser]} does not fall back (kept as played)")
-        else:
+        elif not killed[loser]:  # AI-20: a destroyed army does not fall back
             fell_back[loser] = True
     lost = per_side(lambda s: tuple(state.armies[s].units[i].name for i in range(len(destroyed[s]))
                                     if destroyed[s][i] and not state.destroyed[s][i]))

@@ -20,8 +20,7 @@ from .poker import Hand
 KIND = "campaign"
 
 #: What a spectator link (:func:`public_game`) shows, in the Share drawer's words.
-SPECTATOR_VIEW = ("the pool, the stakes, card counts, battles and the log. No hidden hand, no deck order, no seed "
-                  "(with your own deck the app never knew the hands).")
+SPECTATOR_VIEW = "the pool, the stakes, card counts, battles and the log. No hidden hand, no deck order, no seed."
 
 #: The deck setting (issue 18): the app's deck and dice, or the players' own.
 DECKS: Mapping[str, str] = MappingProxyType({

@@ -502,6 +502,21 @@ class Forecast:
     why: str | None
     suppression: int
 
+    def strikes_text(self) -> str | None:
+        """What the next deal strikes, in the chip's words (issue 22): "next deal strikes 3 for
+        suppression and 1 for INJURED: keeps 1 of 5"; both causes named even when the cards
+        run out before the suppression's strike (issue 34: "1 for INJURED; suppression 2
+        would strike 1 more: no cards"). ``None`` when it strikes nothing."""
+        parts = [f"{self.by_suppression} for suppression" if self.by_suppression else "",
+                 "1 for INJURED" if self.by_injury else ""]
+        parts = [p for p in parts if p]
+        if not parts:
+            return None
+        extra = self.suppression // 2  # suppression that found no card left to strike
+        more = f"; suppression {self.suppression} would strike {extra} more" if extra and not self.by_suppression else ""
+        tail = "no cards" if self.keeps == 0 else f"keeps {self.keeps} of {self.deal}"
+        return f"next deal strikes {' and '.join(parts)}{more}: {tail}"
+
 
 @dataclass(frozen=True)
 class DieCall:

@@ -39,6 +39,13 @@ Checks
         ``assert_no_traceback`` and the app is still ready (``html[data-ready=true]``),
         shows no "something went wrong" box (``[data-testid=app-error]``,
         ``.error-box``) and no "That did not work" bug toast.
+    ``assert_taps_big_enough(page, root="body", what="")``
+        Every visible control under ``root`` is a tap target of at least 44×44 CSS px
+        (``MIN_TAP``; tests/touch_checks.py ``SMALL_CONTROLS``, the same code as WebKit's).
+    ``assert_rule_link_lands(page, link)``
+        Taps a rule link (a chip, a Rules button, a cross-reference): its clause's id and
+        title end in sight below the sticky bar with the focus, and "Back to the table"
+        returns the page to where it was, the focus on the link (issue 34).
 
 Accessibility beyond axe (issue 14)
     ``assert_focus(page, locator)``
@@ -87,6 +94,11 @@ from __future__ import annotations
 
 import re
 import time
+
+from tests.touch_checks import RULE_LANDING, SMALL_CONTROLS
+
+#: The smallest tap target at the table, in CSS px (BRIEF: every control at least 44×44).
+MIN_TAP = 44
 
 #: The four tablet viewports every play screen must fit (CSS pixels).
 TABLET_SIZES: list[dict[str, int]] = [
@@ -203,6 +215,54 @@ def assert_app_ok(page) -> None:
     assert broken.count() == 0, broken.first.inner_text()[:300]
     bug_toasts = page.locator(".toast.error", has_text=re.compile("did not work|went wrong", re.I))
     assert bug_toasts.count() == 0, bug_toasts.first.inner_text()[:300]
+
+
+def assert_taps_big_enough(page, root: str = "body", what: str = "") -> None:
+    """Every visible control under ``root`` is at least ``MIN_TAP`` × ``MIN_TAP`` CSS px."""
+    small = page.evaluate(f"([r, m]) => ({SMALL_CONTROLS})(r, m)", [root, MIN_TAP])
+    assert not small, (f"taps smaller than {MIN_TAP}×{MIN_TAP} px at {page.viewport_size} {what}:\n"
+                       + "\n".join(small))
+
+
+def wait_scrolled(page, timeout_ms: int = 3000) -> None:
+    """Until the page's scroll stops moving (a smooth scroll has landed)."""
+    page.wait_for_function("""() => new Promise(done => {
+        let last = scrollY, still = 0;
+        const tick = () => { if (scrollY === last) { if (++still >= 4) return done(true); }
+                             else { still = 0; last = scrollY; }
+                             requestAnimationFrame(tick); };
+        requestAnimationFrame(tick);
+    })""", timeout=timeout_ms)
+
+
+def assert_rule_link_lands(page, link) -> None:
+    """Tap ``link``; its clause lands below the bar with the focus; Back returns (issue 34)."""
+    # Mid-screen, clear of the sticky bar (a click on a covered link would scroll first).
+    link.evaluate("el => el.scrollIntoView({block: 'center'})")
+    wait_scrolled(page)
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    before = page.evaluate("[scrollX, scrollY]")
+    rule = link.get_attribute("data-rule")
+    href = link.get_attribute("href")
+    if rule:
+        target = f"#rule-{rule}"
+    elif href and href.startswith("#rule-"):
+        target = href
+    else:
+        target = f"#rules-{link.get_attribute('data-open-rules')} > summary"
+    link.click()
+    wait_scrolled(page)
+    landing = page.evaluate(RULE_LANDING, target)
+    assert not landing["problems"], (f"{target} at {page.viewport_size}: " + "; ".join(landing["problems"]))
+    back = page.locator("#rules-back")
+    assert_on_screen(page, back)
+    back.click()
+    wait_scrolled(page)
+    after = page.evaluate("[scrollX, scrollY]")
+    assert abs(after[1] - before[1]) <= 2, \
+        f"Back to the table at {page.viewport_size}: scroll {after}, the tap was at {before} ({target})"
+    assert back.is_hidden()
+    assert link.evaluate("el => document.activeElement === el"), "Back to the table: the focus is not on the link"
 
 
 # ---------------------------------------------------------------- the battery

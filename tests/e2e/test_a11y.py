@@ -62,7 +62,7 @@ def play_round_by_keyboard(page) -> KeyboardOnly:
         elif page.locator(f"{HAND} .card.playable").count():
             keys.activate(page.locator(f"{HAND} .card.playable").first, key="Space", label=f"{turn} play")
         else:
-            keys.activate(page.get_by_role("button", name="Cannot play — end the round"), label=f"{turn} pass")
+            keys.activate(page.get_by_role("button", name="Pass — end the round"), label=f"{turn} pass")
     raise AssertionError("the round did not end")
 
 
@@ -186,12 +186,12 @@ def test_focus_goes_where_the_next_action_is(page, base_url):
     page.wait_for_selector("[data-testid=refusal]")
     assert_focus(page, page.locator(f"{HAND} [data-arg='{arg}']"), message="after a refusal:")
     # "Cannot play" asks first: the question takes the focus, Escape answers "keep playing".
-    page.get_by_role("button", name="Cannot play — end the round").focus()
+    page.get_by_role("button", name="Pass — end the round").focus()
     page.keyboard.press("Enter")
     assert_focus(page, page.get_by_role("button", name="Keep playing"), message="the question:")
     page.keyboard.press("Escape")
     assert page.locator("[data-testid=confirm-pass]").count() == 0
-    assert_focus(page, page.get_by_role("button", name="Cannot play — end the round"), message="after Escape:")
+    assert_focus(page, page.get_by_role("button", name="Pass — end the round"), message="after Escape:")
     # A play: the next curtain's button.
     page.locator(f"{HAND} .card.playable").first.focus()
     page.keyboard.press("Space")
@@ -206,7 +206,7 @@ def test_focus_goes_where_the_next_action_is(page, base_url):
         if playable.count():
             playable.first.click()
         else:
-            page.get_by_role("button", name="Cannot play — end the round").click()
+            page.get_by_role("button", name="Pass — end the round").click()
     assert_focus(page, page.locator("[data-testid=result]"), message="after the round:")
     page.get_by_role("button", name=re.compile("Start round 2")).click()
     assert_curtain_announced(page, curtain, r"Pass the tablet to")

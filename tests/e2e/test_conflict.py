@@ -16,6 +16,7 @@ from engine import codec, conflict
 from engine.game import new_game, replay
 
 from .conftest import READY, TABLET_LANDSCAPE, TABLET_PORTRAIT, open_app
+from .tablet import assert_on_screen
 
 SEED = "7"
 SUIT_LETTER = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
@@ -48,7 +49,7 @@ def play_round_by_taps(page) -> int:
         if playable.count():
             playable.first.tap()
         else:
-            page.get_by_role("button", name="Cannot play — end the round").tap()
+            page.get_by_role("button", name="Pass — end the round").tap()
         taps += 1
     return taps
 
@@ -379,7 +380,7 @@ def test_accessibility_of_the_table_screens(new_device, base_url, theme):
         page.get_by_role("button", name="Keep all cards").click()
         page.locator("[data-testid=curtain] button").click()
         found["hand"] = axe_serious(page)
-        page.get_by_role("button", name="Cannot play — end the round").click()
+        page.get_by_role("button", name="Pass — end the round").click()
         found["confirm-pass"] = axe_serious(page)  # the zombies could play: the app asks first
         page.get_by_role("button", name="End the round").click()
         found["result"] = axe_serious(page)
@@ -486,7 +487,7 @@ def test_oic_17_the_conflict_ends_and_names_the_winner(page, base_url):
     picker = "[data-testid=picker]"
     page.locator(f"{picker} [data-card='JS']").tap()  # the Mice open: a face card is always usable
     page.locator(f"{picker} [data-card='2H']").tap()  # hearts trump spades
-    page.get_by_role("button", name="Cannot play — end the round").tap()
+    page.get_by_role("button", name="Pass — end the round").tap()
     message = page.locator("[data-testid=end-message]").inner_text()
     assert "OIC-17" in message and "Mice can no longer be engaged" in message and "Lions wins" in message
     assert page.locator("[data-testid=rating-1-H]").inner_text() == "5"
@@ -571,3 +572,23 @@ def test_a_game_that_could_not_be_saved_is_not_dropped(page, base_url):
     panel.get_by_role("button", name="Save this game").click()
     assert page.locator(".session-name").inner_text() == "Purple Dragon League vs Zombie invasion"  # saved now
     assert len(page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('ct:v1:slot:'))")) == 1
+
+
+def test_issue_34_pass_button_safe_badge_and_the_refusal_keeps_the_hand_in_sight(page, base_url):
+    """OIC-13: a side may pass when it cannot or will not play: "Pass — end the round".
+    The home-ground safe badge cites OIC-4 (OIC-3 only points to it). At 1024×768 a refused
+    card's banner leaves every card of the hand in sight, none under the sticky controls."""
+    page.set_viewport_size({"width": 1024, "height": 768})
+    start_example(page, base_url)
+    keep_all(page)
+    page.locator("[data-testid=curtain] button").click()
+    assert page.get_by_role("button", name="Pass — end the round").count() == 1
+    assert page.get_by_text("Cannot play — end the round").count() == 0
+    badges = page.locator(".panel.side .badge", has_text="safe (")
+    if badges.count():
+        assert set(badges.all_inner_texts()) == {"safe (OIC-4)"}
+    blocked = page.locator("[data-testid=hand] .card.blocked")
+    blocked.first.tap()
+    page.wait_for_selector("[data-testid=refusal]")
+    page.wait_for_timeout(300)
+    assert_on_screen(page, page.locator("[data-testid=hand] .card"), page.locator("[data-testid=refusal]"))

@@ -26,7 +26,7 @@ ENDED = ("OIC-19: the table ended the conflict after 1 round (1 day). Zombie inv
 def first_round(page) -> None:
     start_example(page, page.base, deck="table")
     page.locator("[data-testid=picker] [data-card='9S']").tap()
-    page.get_by_role("button", name="Cannot play — end the round").tap()
+    page.get_by_role("button", name="Pass — end the round").tap()
     page.wait_for_selector("[data-testid=call]")
 
 
@@ -89,7 +89,7 @@ def test_a_double_tap_that_ends_a_round_never_ends_the_conflict(table):
     page = table
     start_example(page, page.base, deck="table")
     page.locator("[data-testid=picker] [data-card='9S']").tap()
-    double_tap(page, page.get_by_role("button", name="Cannot play — end the round"))
+    double_tap(page, page.get_by_role("button", name="Pass — end the round"))
     page.wait_for_selector("[data-testid=result]")
     # Still between rounds: the second tap may at most open the question, never end the conflict.
     assert page.locator("[data-testid=table]").get_attribute("data-phase") == "round-over"

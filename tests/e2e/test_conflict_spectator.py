@@ -141,7 +141,7 @@ def test_a_table_deck_spectator_copy_offers_no_card_picker_and_no_pass(page, bas
 def test_between_rounds_a_spectator_sees_no_next_round_and_no_call(page, base_url, new_device):
     start_example(page, base_url, deck="table")
     page.locator("[data-testid=picker] [data-card='9S']").tap()
-    page.get_by_role("button", name="Cannot play — end the round").tap()
+    page.get_by_role("button", name="Pass — end the round").tap()
     page.wait_for_selector("[data-testid=call]")
     _, public = share_links(page)
     other = new_device(viewport=TABLET_LANDSCAPE, has_touch=True)

@@ -147,7 +147,7 @@ def test_defect_4_the_play_area_is_on_screen_at_every_tablet_size(page, base_url
             reveal(page)
             controls = [page.get_by_role("button", name="Keep all cards"),
                         page.get_by_role("button", name="Select unusable cards")] if step == "discard" else \
-                [page.get_by_role("button", name="Cannot play — end the round"),
+                [page.get_by_role("button", name="Pass — end the round"),
                  page.get_by_role("button", name="Hide hand")]
             cards = page.locator("[data-testid=hand] .card") if step == "discard" else \
                 page.locator("[data-testid=hand] .card.playable")
@@ -233,13 +233,13 @@ def test_defect_5_cannot_play_asks_first_when_cards_could_be_played(page, base_u
     reveal(page)
     playable = page.locator("[data-testid=hand] .card.playable").count()
     assert playable > 0
-    page.get_by_role("button", name="Cannot play — end the round").tap()
+    page.get_by_role("button", name="Pass — end the round").tap()
     confirm = page.locator("[data-testid=confirm-pass]")
     assert f"{playable} card" in confirm.inner_text()
     assert page.locator("[data-testid=result]").count() == 0
     confirm.get_by_role("button", name="Keep playing").tap()
     assert page.locator("[data-testid=confirm-pass]").count() == 0
-    page.get_by_role("button", name="Cannot play — end the round").tap()
+    page.get_by_role("button", name="Pass — end the round").tap()
     page.locator("[data-testid=confirm-pass]").get_by_role("button", name="End the round").tap()
     assert page.locator("[data-testid=result]").count() == 1
 

@@ -84,7 +84,7 @@ def person_step(page) -> str:
                 playable.first.tap()
                 done = "play"
             else:
-                page.get_by_role("button", name="Cannot play — end the round").tap()
+                page.get_by_role("button", name="Pass — end the round").tap()
                 done = "pass"
     page.wait_for_function("(before) => document.querySelector('[data-testid=status]').innerText !== before",
                            arg=before, timeout=20_000)

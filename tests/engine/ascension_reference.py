@@ -78,7 +78,9 @@ Readings of points the rules leave open (the engine must decide them too)
 ------------------------------------------------------------------------
 1. **Winner reads, a losing Withdraw.** The loser's row is not read, and no cell of the
    winner's row says that the *loser's* withdraw succeeds (its withdraw words are the
-   winner's own), so under the variant a losing Withdraw does not get away. The loser's
+   winner's own), so under the variant a losing Withdraw does not get away — except
+   against a Defend (AI-20: the defender "has sacrificed the initiative"), where the
+   Withdraw's own cell still says how it gets away (its casualties are still not read). The loser's
    Delay still mitigates (it is a stratagem, not a cell); a losing Defend has no
    successes over the winner's roll, so nothing to mitigate.
 2. **Withdraw words.** A Withdraw gets away exactly when the cell it reads says
@@ -124,7 +126,9 @@ Readings of points the rules leave open (the engine must decide them too)
     that falls back take the week's casualties first (the source's "Withdraw Succeeds -
     inflict 0-1 casualties" has both in one cell). An army both destroyed and falling
     back is reported as both. ``movement`` and destruction are separate facts:
-    an army destroyed by a Last Stand still got away.
+    an army destroyed by a Last Stand still got away. But **AI-20**: an army the week's
+    casualties destroy neither gets away, nor falls back, nor stays: it has no movement
+    (``None`` in an Outcome, counted in no ``movement`` figure).
 13. **AI-11 fallback with house cells**: a major, crushing or legendary cell the group
     has not edited reads the group's Minor cell (its edit if it edited that one, else
     the source's) and is marked as a fallback; an edited cell of those tiers is not.
@@ -591,9 +595,12 @@ def reference_odds(armies: Any, bids: Any, rules: Any = None) -> dict[str, Any]:
         for side in (0, 1):
             own, other = sides[side], sides[1 - side]
             if own["maneuver"] == "withdraw":
-                gets_away = (own["read_as"] == "withdraw" and effects[side]["withdraw"] is True
+                effect = effects[side]
+                if effect["withdraw"] is None and other["maneuver"] == "defend":  # AI-20, winner reads
+                    effect = _effect(_cell(r["house"], tier, own["read_as"], other["maneuver"])[0])
+                gets_away = (own["read_as"] == "withdraw" and effect["withdraw"] is True
                              and not other["continuous_front"])
-                movement.append(effects[side]["how"] if gets_away else "withdraw_fails")
+                movement.append(effect["how"] if gets_away else "withdraw_fails")
             elif (winner == 1 - side and margin >= 3 and own["maneuver"] in ("defend", "block")
                   and other["maneuver"] in ("attack", "shock") and not own["hold_the_line"]):
                 movement.append("falls_back")                                    # AI-19
@@ -615,18 +622,21 @@ def reference_odds(armies: Any, bids: Any, rules: Any = None) -> dict[str, Any]:
             mitigated = tuple(min(rolled[s], mitigation[s]) for s in (0, 1))
             taken = tuple(rolled[s] - mitigated[s] for s in (0, 1))
             landed, lost = [], []
+            moved = list(movement)
             for side in (0, 1):
                 n, gone = _land(a[side], sides[side]["landing_line"], taken[side])
-                if movement[side].startswith("away") and sides[side]["last_stand"]:
+                if set(gone) >= set(_alive(a[side])):
+                    moved[side] = None  # AI-20: destroyed by the casualties, it has no movement
+                elif movement[side].startswith("away") and sides[side]["last_stand"]:
                     gone = tuple(sorted(set(gone) | set(sides[side]["last_stand"])))   # AI-16 Last Stand
                 landed.append(n)
                 lost.append(gone)
-            out = Outcome(tier, winner, tuple(movement), rolled, mitigated, taken, tuple(landed), tuple(lost))
+            out = Outcome(tier, winner, tuple(moved), rolled, mitigated, taken, tuple(landed), tuple(lost))
             joint[out] = joint.get(out, Fraction(0)) + q
 
     summaries = tuple(_summary(a[side], joint, side, cells[side], fallback[side]) for side in (0, 1))
     ends = sum((q for o, q in joint.items() if any(
-        m != "stays" and m != "withdraw_fails" for m in o.movement) or any(
+        m not in ("stays", "withdraw_fails") for m in o.movement) or any(
         set(o.lost[s]) >= set(_alive(a[s])) for s in (0, 1))), Fraction(0))
     return {
         "maneuvers": (sides[0]["maneuver"], sides[1]["maneuver"]),
@@ -656,7 +666,8 @@ def _summary(army, joint, side: int, cells, fallback) -> dict[str, Any]:
     per_unit = [Fraction(0)] * len(army["units"])
     loses = destroyed = Fraction(0)
     for o, p in joint.items():
-        movement[o.movement[side]] += p
+        if o.movement[side] is not None:  # AI-20: a destroyed army has no movement
+            movement[o.movement[side]] += p
         _add(rolled, o.rolled[side], p)
         _add(mitigated, o.mitigated[side], p)
         _add(taken, o.taken[side], p)

@@ -167,3 +167,35 @@ def test_hard_draws_from_the_mix_with_the_games_seed():
         assert len(set(picks)) > 1
     easy = {ai.app_bid(state, 1, "easy", seed)["maneuver"] for seed in range(60)}
     assert len(easy) >= 4                                                 # random legal bids
+
+
+def test_a_mix_is_told_in_shares_that_add_to_100_and_one_spelling_of_percent():
+    """Issue 34, 16: largest-remainder whole percents, "40%" (no space), "<1%" / ">99%"."""
+
+    bids = ai.candidate_bids(replay(new_game("battle", ai.example_setup(), None, 7)), 0)
+    thirds = ai.mix_text(bids[:3], (Fraction(1, 3),) * 3)
+    assert thirds.endswith("34%, " + ai.bid_name(bids[1]) + " 33%, " + ai.bid_name(bids[2]) + " 33%")
+    assert " %" not in thirds
+    lopsided = ai.mix_text(bids[:2], (Fraction(199, 200), Fraction(1, 200)))
+    assert lopsided == f"{ai.bid_name(bids[0])} >99%, {ai.bid_name(bids[1])} <1%"
+
+
+def test_the_staff_officer_speaks_as_a_staff_officer():
+    """Issue 34, 6: "To get away: 100% unless they Block (then 0%)" — not "worth 0% whatever
+    they declare"; a stratagem is weighed, not picked: "(with …, if you pick it)"; no source
+    path and no game-theory words in the players' text."""
+    state = replay(new_game("battle", ai.example_setup(), None, 7))
+    away = ai.advice(state, 0, "away")
+    assert away.recommendation() == "A careful general declares Withdraw"
+    assert away.outlook() == "To get away: 100% unless they Block (then 0%)."
+    assert [v for v in away.against()] == [away.grid[0][j].payoff for j in range(6)]
+    hold = ai.advice(state, 0, "hold")
+    assert "(with Hold the Line, if you pick it)" in hold.recommendation()
+    assert hold.outlook() == "To hold the hex: 100%, whatever they declare."
+    net = ai.advice(state, 0, "net")
+    assert net.outlook().startswith("Casualties a week, on average: at worst ") and "net" not in net.outlook()
+    for text in (away.outlook(), hold.outlook(), net.outlook(), net.recommendation(), ai.HOUSE_RULES["HR-AI-13"]):
+        for word in ("worth", "equilibrium", "zero-sum", "engine/", ".py", " %"):
+            assert word not in text, (word, text)
+    assert ai.advised_name(ai.Bid("block", ("delay",))) == "Block (with Delay, if you pick it)"
+    assert ai.advised_name(ai.Bid("attack")) == "Attack"

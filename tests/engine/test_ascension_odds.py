@@ -49,7 +49,7 @@ def by_step(state, rules):
     pools = [ai.dice_pool(state, s, state.bids[s].maneuver, state.bids[s].stratagems, state.switched[s],
                           state.bids[s].rearguard) for s in (0, 1)]
     out = {s: {"movement": {}, "landed": {}, "lost": [F(0)] * len(state.armies[s].units), "loses": F(0),
-               "destroyed": F(0)} for s in (0, 1)}
+               "destroyed": F(0), "gone_away": F(0)} for s in (0, 1)}
     faces = list(itertools.product(range(1, die + 1), repeat=pools[0].dice + pools[1].dice))
     for roll in faces:
         dice = [list(roll[:pools[0].dice]), list(roll[pools[0].dice:])]
@@ -62,8 +62,11 @@ def by_step(state, rules):
             after = ai.step(state, {"type": "roll", "dice": dice, "ranges": [r0, r1]}, rules)
             week = after.weeks[-1]
             for s in (0, 1):
-                if week.withdrew[s]:
+                if week.withdrew[s]:  # a Last Stand that leaves nobody still got away
                     move = ai.withdraw_route(week.cells[s].text)
+                    out[s]["gone_away"] += p if all(after.destroyed[s]) else 0
+                elif all(after.destroyed[s]):
+                    move = None  # AI-20: destroyed by the casualties: it neither gets away, falls back nor stays
                 elif week.maneuvers[s] == "withdraw":
                     move = "withdraw_fails"
                 elif week.fell_back[s]:
@@ -71,7 +74,8 @@ def by_step(state, rules):
                 else:
                     move = "stays"
                 o = out[s]
-                o["movement"][move] = o["movement"].get(move, F(0)) + p
+                if move is not None:
+                    o["movement"][move] = o["movement"].get(move, F(0)) + p
                 landed = sum(c for _, c in week.hits[s])
                 o["landed"][landed] = o["landed"].get(landed, F(0)) + p
                 new = [i for i, d in enumerate(after.destroyed[s]) if d and not state.destroyed[s][i]]
@@ -92,7 +96,8 @@ def check_against_step(state, rules):
         assert list(side.unit_lost) == seen[s]["lost"]
         assert side.loses_unit == seen[s]["loses"]
         assert side.destroyed == seen[s]["destroyed"]
-        assert sum(side.movement.values()) == 1 and sum(p for _, p in side.landed) == 1
+        assert sum(side.movement.values()) + side.destroyed - seen[s]["gone_away"] == 1  # AI-20
+        assert sum(p for _, p in side.landed) == 1
         assert side.mean_landed == sum(n * p for n, p in side.landed)
     return odds
 
@@ -154,20 +159,23 @@ def test_a_worked_case_by_hand():
     odds = ai.outcome_odds(ai.start(armies), (ai.Bid("attack"), ai.Bid("attack")))
     for s in (0, 1):
         assert odds.sides[s].landed == ((1, F(1)),)
-        assert odds.sides[s].destroyed == 1 and odds.sides[s].no_result == 1
+        # AI-20: destroyed by the casualties, it does not "stay in the battle" (issue 34).
+        assert odds.sides[s].destroyed == 1 and odds.sides[s].no_result == 0
     assert odds.tiers["drawn"] == F(1, 2) and odds.battle_ends == 1
     # Withdraw v Defend: "Withdraw Succeeds - must head back up route" in every tier.
     odds = ai.outcome_odds(ai.start(armies), (ai.Bid("withdraw"), ai.Bid("defend")))
     assert odds.sides[0].movement["away_route"] == 1 and odds.sides[0].gets_away == 1
     # Withdraw v Block: it fails; Block inflicts 1-2 on it (a 1-casualty unit is lost either way).
+    # AI-20: that casualty destroys it, so its withdraw neither fails nor succeeds: destroyed.
     odds = ai.outcome_odds(ai.start(armies), (ai.Bid("withdraw"), ai.Bid("block")))
-    assert odds.sides[0].withdraw_fails == 1 and odds.sides[0].landed == ((1, F(1)),)
+    assert odds.sides[0].withdraw_fails == 0 and odds.sides[0].landed == ((1, F(1)),)
+    assert odds.sides[0].destroyed == 1
 
 
 def test_the_winner_reads_variant_and_the_fallback():
     """AI-10 variant: a losing Withdraw does not get away; AI-19: a Block beaten by 3+ by a
     Shock Attack falls back."""
-    armies = setup([unit("A", 1, 1, 1)], [unit("B", 1, 1, 1)])
+    armies = setup([unit("A", 1, 1, 1, armour=9)], [unit("B", 1, 1, 1, armour=9)])  # nobody destroyed
     base = ai.outcome_odds(ai.start(armies, {"reads": "winner"}), (ai.Bid("withdraw"), ai.Bid("attack")))
     # one die each: side 0 wins 1/4, draws 1/2, loses 1/4; it gets away unless it lost.
     assert base.sides[0].gets_away == F(3, 4) and base.sides[0].withdraw_fails == F(1, 4)
@@ -378,7 +386,37 @@ def test_odds_are_values_whatever_was_counted_or_read_first():
     assert again is not first and again == first and hash(again) == hash(first)
     assert again.sides[0] == first.sides[0] and again.sides[0] != first.sides[1]
     assert ai.outcome_odds(ai.start(SMALL), (ai.Bid("attack"), ai.Bid("block"))) != first
-    assert sum(p for _, p in again.sides[0].landed) == 1 and sum(again.sides[1].movement.values()) == 1
+    assert sum(p for _, p in again.sides[0].landed) == 1
+    assert sum(again.sides[1].movement.values()) + again.sides[1].destroyed == 1  # AI-20
     assert again.sides[0].mean_landed == sum(n * p for n, p in again.sides[0].landed)
     with pytest.raises(AttributeError):
         again.sides[0].landed = ()  # type: ignore[misc]
+
+
+def test_ai_20_an_army_destroyed_by_the_weeks_casualties_neither_gets_away_nor_falls_back():
+    """Issue 34, 15: a 1-unit Withdraw against a Shock Attack (its one unit has neither armour
+    nor size: one casualty destroys it, HR-AI-1) was shown "Gets away 100 %" beside "Army
+    destroyed 100 %"; the week's result said withdrew. Now neither, in the odds and in step."""
+    armies = setup([unit("A", 1, 1, 1)], [unit("B", 3, 1, 1, armour=9)])
+    state = ai.start(armies)
+    bids = (ai.Bid("withdraw"), ai.Bid("shock"))
+    odds = ai.outcome_odds(state, bids)
+    side = odds.sides[0]
+    assert side.destroyed > 0
+    assert side.gets_away + side.destroyed == 1  # every week it survives, it gets away
+    state = ai.step(state, {"type": "bid", "side": 0, "maneuver": "withdraw"})
+    state = ai.step(state, {"type": "bid", "side": 1, "maneuver": "shock"})
+    state = ai.step(state, {"type": "reveal"})
+    for seed in range(40):
+        after = ai.step(state, {"type": "roll"}, rng=__import__("random").Random(seed))
+        week = after.weeks[-1]
+        if all(after.destroyed[0]):
+            assert not week.withdrew[0] and "withdraws" not in week.ended and "destroyed" in week.ended
+        else:
+            assert week.withdrew[0]
+
+
+def test_ai_20_under_winner_reads_a_losing_withdraw_against_a_defend_gets_away():
+    armies = setup([unit("A", 1, 1, 1, armour=9)], [unit("B", 1, 1, 1, armour=9)])
+    odds = ai.outcome_odds(ai.start(armies, {"reads": "winner"}), (ai.Bid("withdraw"), ai.Bid("defend")))
+    assert odds.sides[0].gets_away == 1 and odds.sides[0].withdraw_fails == 0

@@ -473,7 +473,6 @@ def test_ai7_undo_warning_only_past_a_reveal():
     game = game_of(setup([unit(size=9)], [unit(size=9)]), {"dice": ai.DICE_APP})
     game = apply(game, {"type": "bid", "side": 0, "maneuver": "attack"})
     game = apply(game, {"type": "bid", "side": 1, "maneuver": "defend"})
-    assert ai.undo_warning(game, 1) is None  # no bid was seen yet
     game = apply(game, {"type": "reveal"})
     assert ai.undo_warning(game, 3) is None
     assert ai.undo_warning(game, 2) == ("Both bids of week 1 were seen (AI-7). Undoing lets a side bid again "
@@ -488,6 +487,25 @@ def test_ai7_undo_warning_only_past_a_reveal():
             ai.undo_warning(game, bad)
     with pytest.raises(ValueError):
         ai.undo_warning("game", 0)
+
+
+def test_ai7_undoing_a_sealed_bid_asks_first_and_says_whose():
+    """Issue 34, 5: the second general may not take back the first's sealed bid unasked."""
+    game = game_of(setup([unit(size=9)], [unit(size=9)]), {"dice": ai.DICE_APP})
+    names = [a["name"] for a in game.setup["armies"]]
+    game = apply(game, {"type": "bid", "side": 0, "maneuver": "attack"})
+    assert ai.undo_warning(game, 0) == (f"Undoing takes back {names[0]}'s sealed bid, not yet revealed (AI-7): "
+                                        f"only {names[0]}'s general should. Undo anyway?")
+    game = apply(game, {"type": "bid", "side": 1, "maneuver": "defend"})
+    assert names[1] + "'s sealed bid" in ai.undo_warning(game, 1) and names[0] not in ai.undo_warning(game, 1)
+    assert f"the sealed bids of {names[0]} and {names[1]}" in ai.undo_warning(game, 0)
+    game = apply(game, {"type": "reveal"})
+    assert "sealed" not in ai.undo_warning(game, 2)  # revealed: the AI-7 question of seen bids
+    game = apply(game, {"type": "roll"})
+    assert ai.undo_warning(game, 3) is None  # a roll undone takes back no bid
+    game = apply(game, {"type": "bid", "side": 1, "maneuver": "block"})
+    text = ai.undo_warning(game, 2)
+    assert text.startswith("Both bids of week 1 were seen") and f"{names[1]}'s sealed bid" in text
 
 
 def test_standing_for_the_list_of_saves():

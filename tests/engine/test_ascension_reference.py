@@ -90,7 +90,8 @@ def test_one_die_each_attack_v_attack() -> None:
     assert r["tiers"] == {"drawn": HALF, "sides": ({"minor": F(1, 4)}, {"minor": F(1, 4)})}
     for side in r["sides"]:
         assert side["landed"] == {1: 1} and side["destroyed"] == 1 and side["loses_unit"] == 1
-        assert side["movement"]["stays"] == 1 and side["cells"] == {"Inflict 1 casualty": 1}
+        # AI-20: destroyed by the week's casualties, it does not "stay in the battle".
+        assert side["movement"]["stays"] == 0 and side["cells"] == {"Inflict 1 casualty": 1}
     assert r["battle_ends"] == 1
     assert sum(r["joint"].values()) == 1
 
@@ -246,7 +247,7 @@ def test_legendary_needs_a_skilled_general() -> None:
     ("skirmish", "away_arc"), ("attack", "away"), ("shock", "away"),
 ])
 def test_withdraw_reads_its_row(enemy, movement) -> None:
-    r = odds(army(unit()), army(unit()), bid("withdraw"), bid(enemy))
+    r = odds(army(unit(armour=9)), army(unit()), bid("withdraw"), bid(enemy))  # armour: it survives (AI-20)
     assert r["sides"][0]["movement"][movement] == 1
 
 
@@ -255,7 +256,7 @@ def test_withdraw_words_of_a_house_cell() -> None:
     another row do not move anybody."""
     house = {t: {"withdraw": {"attack": "Withdraw Succeeds - must head back up route"},
                  "attack": {"withdraw": "Withdraw fails - inflict 1 casualty"}} for t in TIERS_READ}
-    r = odds(army(unit()), army(unit()), bid("withdraw"), bid("attack"), house_tables=house)
+    r = odds(army(unit(armour=9)), army(unit(armour=9)), bid("withdraw"), bid("attack"), house_tables=house)
     assert r["sides"][0]["movement"]["away_route"] == 1
     assert r["sides"][1]["movement"]["stays"] == 1 and r["sides"][0]["landed"] == {1: 1}
 
@@ -275,12 +276,14 @@ def test_continuous_front_stops_the_withdraw() -> None:
              bid("withdraw"), bid("defend", "continuous_front"))
 
 
-def test_winner_reads_a_losing_withdraw_stays() -> None:
+def test_winner_reads_a_losing_withdraw_stays_but_not_against_a_defend() -> None:
     """Reading 1: under the variant a Withdraw that loses the roll (1/4 with one die each)
-    does not get away."""
-    r = odds(army(unit()), army(unit()), bid("withdraw"), bid("defend"), winner_reads=True)
-    assert r["sides"][0]["movement"]["away_route"] == F(3, 4)
+    does not get away; against a Defend it still does (AI-20)."""
+    r = odds(army(unit(armour=9)), army(unit(armour=9)), bid("withdraw"), bid("skirmish"), winner_reads=True)
+    assert r["sides"][0]["movement"]["away_arc"] == F(3, 4)
     assert r["sides"][0]["movement"]["withdraw_fails"] == F(1, 4)
+    r = odds(army(unit()), army(unit()), bid("withdraw"), bid("defend"), winner_reads=True)
+    assert r["sides"][0]["movement"]["away_route"] == 1
 
 
 def test_the_rearguard_is_the_line_and_only_scouts_reinforce() -> None:
@@ -444,9 +447,11 @@ def test_every_week_is_a_distribution_and_symmetric(units_a, units_b, m_a, m_b, 
         assert isinstance(o, Outcome)
         for s in (0, 1):
             assert o.rolled[s] == o.mitigated[s] + o.taken[s] and o.landed[s] <= o.taken[s]
-            assert o.movement[s] in MOVEMENTS
-    for side in r["sides"]:
-        assert sum(side["movement"].values()) == 1 and sum(side["landed"].values()) == 1
+            assert o.movement[s] in MOVEMENTS or o.movement[s] is None  # None: destroyed (AI-20)
+    for s, side in enumerate(r["sides"]):
+        gone = sum((p for o, p in r["joint"].items() if o.movement[s] is None), F(0))
+        assert sum(side["movement"].values()) + gone == 1 and sum(side["landed"].values()) == 1
+        assert gone <= side["destroyed"]
         assert side["destroyed"] <= side["loses_unit"] <= 1
         assert all(0 <= p <= 1 for p in side["unit_destroyed"])
     swapped = reference_odds([b, a], [bid(m_b), bid(m_a)], rules)

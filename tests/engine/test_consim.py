@@ -868,3 +868,15 @@ def test_forecast_says_what_the_next_deal_strikes():
     assert replay(g).statuses[0].condition is Condition.INJURED and replay(g).statuses[0].countdown == 1
     assert cs.forecast(replay(g), 0).why == "DYING"
     assert cs.forecast(replay(apply(g, {"type": "treat", "combatant": 0})), 0).by_injury == 1
+
+
+def test_issue_34_the_strike_chip_names_both_suppression_and_an_injury():
+    """CS-3/CS-10: with one card due, INJURED strikes it and suppression 2 has no card left to
+    strike: the chip says both, not "1 for INJURED" alone."""
+    from engine.consim import Forecast
+
+    assert Forecast(1, 0, 1, 0, None, 2).strikes_text() == (
+        "next deal strikes 1 for INJURED; suppression 2 would strike 1 more: no cards")
+    assert Forecast(5, 3, 1, 1, None, 6).strikes_text() == "next deal strikes 3 for suppression and 1 for INJURED: keeps 1 of 5"
+    assert Forecast(2, 0, 1, 1, None, 1).strikes_text() == "next deal strikes 1 for INJURED: keeps 1 of 2"
+    assert Forecast(2, 0, 0, 2, None, 1).strikes_text() is None

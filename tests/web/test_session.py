@@ -479,3 +479,19 @@ def test_a_game_as_long_as_its_link_can_carry_says_so_when_the_app_would_move(we
     assert not session.act(ai.app_bid(state, 0, "normal", game.seed))
     [text] = app.texts("error")
     assert "as many of the app's moves as its link can carry" in text and session.game == game
+
+
+def test_the_same_spectator_link_opened_twice_opens_the_copy_already_here(web):
+    """Issue 34, 12: one spectator's copy per link, not two identical saves."""
+    app = FakeApp()
+    session, _ = session_for(web, "campaign", "Campaign", app=app, namer=lambda g: "Anna vs Ben")
+    game = games.new_game("campaign", {"players": ["Anna", "Ben"]}, None, 5)
+    game = games.apply(game, {"type": "battle", "winner": 0, "troops": 9})
+    link = codec.encode_share(campaign.public_game(game))
+    session.open_link(link)
+    first = session.slot
+    session.start(games.new_game("campaign", {"players": ["Cy", "Di"]}, None, 6), "other")
+    session.open_link(link)
+    assert session.slot == first
+    assert len([i for i in app.store.list("campaign") if i.spectator]) == 1
+    assert app.texts()[-1] == "This spectator's copy is already here: opened “Anna vs Ben (spectator copy)”."

@@ -32,6 +32,12 @@ Checks
         ``assert_no_traceback``, still ready, no "something went wrong" box, no
         "That did not work" toast, and no uncaught script error since the test began
         (selenium has no console for WebKitGTK: the suite's error hook records them).
+    ``assert_taps_big_enough(driver, root="body", what="")``
+        Every visible control under ``root`` is at least 44×44 CSS px (the same
+        measuring code as the Chromium kit: tests/touch_checks.py).
+    ``assert_rule_link_lands(driver, link)``
+        Taps a rule link: its clause's heading lands in sight below the sticky bar with
+        the focus, and "Back to the table" returns to where the tap was (issue 34).
 
 Finding things
     ``button(driver, name)`` the visible, enabled button whose text or aria-label is
@@ -49,7 +55,12 @@ from selenium.common.exceptions import ElementClickInterceptedException, StaleEl
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+from tests.touch_checks import RULE_LANDING, SMALL_CONTROLS
+
 from .conftest import script_errors, wait_for
+
+#: The smallest tap target at the table, in CSS px (the Chromium kit's MIN_TAP).
+MIN_TAP = 44
 
 #: What a Python traceback looks like on a page (the Chromium kit's pattern).
 TRACEBACK = re.compile(r"Traceback \(most recent call last\)|File \"[^\"]+\.py\", line \d+|"
@@ -205,6 +216,55 @@ def assert_app_ok(driver) -> None:
     assert not bugs, bugs[0][:300]
     errors = script_errors(driver)
     assert not errors, f"uncaught script errors: {errors[:3]}"
+
+
+def assert_taps_big_enough(driver, root: str = "body", what: str = "") -> None:
+    """Every visible control under ``root`` is at least ``MIN_TAP`` × ``MIN_TAP`` CSS px."""
+    small = driver.execute_script(f"return ({SMALL_CONTROLS})(arguments[0], arguments[1])", root, MIN_TAP)
+    size = driver.execute_script("return [innerWidth, innerHeight]")
+    assert not small, f"taps smaller than {MIN_TAP}×{MIN_TAP} px at {size} {what}:\n" + "\n".join(small)
+
+
+def wait_scrolled(driver, timeout: float = 5, moved_from: float | None = None) -> None:
+    """Until the page's scroll has stopped moving (a smooth scroll has landed). With
+    ``moved_from``: first until it has left that position (WebKitGTK starts a smooth scroll
+    a few hundred ms after the call)."""
+    end = time.monotonic() + timeout
+    if moved_from is not None:
+        while time.monotonic() < end and driver.execute_script("return scrollY") == moved_from:
+            time.sleep(0.05)
+    last, still = None, 0
+    while time.monotonic() < end:
+        now = driver.execute_script("return scrollY")
+        still = still + 1 if now == last else 0
+        if still >= 6:
+            return
+        last = now
+        time.sleep(0.05)
+
+
+def assert_rule_link_lands(driver, link) -> None:
+    """Tap ``link`` (a rule chip or a Rules button): the clause lands below the bar with the
+    focus; "Back to the table" returns to where the page was, the focus on the link."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'}); document.activeElement.blur()", link)
+    wait_scrolled(driver)
+    before = driver.execute_script("return scrollY")
+    rule = link.get_attribute("data-rule")
+    target = f"#rule-{rule}" if rule else f"#rules-{link.get_attribute('data-open-rules')} > summary"
+    tap(driver, link)
+    wait_scrolled(driver, moved_from=before)
+    landing = driver.execute_script(f"return ({RULE_LANDING})(arguments[0])", target)
+    assert not landing["problems"], f"{target}: " + "; ".join(landing["problems"])
+    back = driver.find_element(By.ID, "rules-back")
+    assert_on_screen(driver, back)
+    landed = driver.execute_script("return scrollY")
+    back.click()
+    wait_scrolled(driver, moved_from=landed)
+    after = driver.execute_script("return scrollY")
+    assert abs(after - before) <= 2, f"Back to the table: scroll {after}, the tap was at {before}"
+    assert not back.is_displayed()
+    assert driver.execute_script("return document.activeElement === arguments[0]", link), \
+        "Back to the table: the focus is not on the link"
 
 
 def text_of(driver, css: str) -> str:

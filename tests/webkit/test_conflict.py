@@ -77,7 +77,7 @@ def take_turns_until_result(driver, limit: int = 80) -> int:
         elif playable:
             tap(driver, playable[0])
         else:
-            tap(driver, button(driver, "Cannot play — end the round"))
+            tap(driver, button(driver, "Pass — end the round"))
         taps += 1
     return taps
 
@@ -166,7 +166,7 @@ def test_double_tap_on_a_card_never_reveals_the_next_hand(app):
             continue
         playable = visible(driver, "#app-conflict [data-testid=hand] .card.playable")
         if not playable:
-            button(driver, "Cannot play — end the round").click()
+            button(driver, "Pass — end the round").click()
             continue
         hits = double_tap(driver, playable[0])
         played += 1
@@ -248,7 +248,7 @@ def test_oic_19_end_the_conflict_here_by_taps(app):
         button(driver, "Start the conflict").click()
         wait_for(driver, "return document.querySelector('#app-conflict [data-testid=picker]')", message="the picker")
         tap(driver, driver.find_element("css selector", "[data-testid=picker] [data-card='9S']"))
-        tap(driver, button(driver, "Cannot play — end the round"))
+        tap(driver, button(driver, "Pass — end the round"))
         wait_for(driver, "return document.querySelector('[data-testid=call]')", message="End the conflict here")
         assert "Zombie invasion is ahead, 31 to 26" in text_of(driver, "[data-testid=call-preview]")
         tap(driver, button(driver, "End the conflict here…"))

@@ -20,7 +20,7 @@ from engine.text import text_problem
 from web import platform
 from web.dom import button, h
 from web.parts.cards import card_back, card_button, card_picker, card_view
-from web.parts.chances import percent
+from web.parts.chances import shares
 from web.parts.curtain import CurtainGuard, curtain
 from web.parts.dice import die_faces
 from web.parts.rulebits import rule_ref, with_rule_refs
@@ -158,9 +158,14 @@ class CampaignView(ToolView):
         return h("div", {"class": "setup campaign-setup", "data-testid": "setup"},
                  h("section", {"class": "panel", "aria-label": "New campaign"},
                    h("h2", {}, "New campaign"),
-                   h("p", {"class": "muted"}, "The app deals six hidden cards to each side and four face up to "
-                                              "the pool (", rule_ref("CMP-1", "campaign"), "), picks the stakes, "
-                                              "and keeps the cards while you fight the battles on the tabletop."),
+                   h("p", {"class": "muted", "data-testid": "setup-intro"},
+                     *(("You deal six cards to each side from your own deck, kept hidden in your hands, and four "
+                        "face up to the pool (", rule_ref("CMP-1", "campaign"), "); the app records the pool, each "
+                        "stake and the new pool cards as you reveal them, and keeps the counts while you fight the "
+                        "battles on the tabletop.") if self.deck == "table" else
+                       ("The app deals six hidden cards to each side and four face up to the pool (",
+                        rule_ref("CMP-1", "campaign"), "), picks the stakes, and keeps the cards while you fight "
+                        "the battles on the tabletop."))),
                    h("fieldset", {"class": "deck-mode"},
                      h("legend", {}, "Players"),
                      [h("label", {"class": "radio"},
@@ -411,10 +416,21 @@ class CampaignView(ToolView):
                              + ("face down: nobody looks at them (CMP-9)" if dummy else "in hand")),
                            h("div", {"class": "backs"}, [card_view(c, "mini", label=f"{c.name}, seen in this hand")
                                                          for c in seen]) if seen else None,
-                           h("p", {"class": "muted small"}, "Seen in this hand: the cards above" if seen else
-                             "No card of this hand has been face up yet.")))
+                           h("p", {"class": "muted small"}, self._own_hand_seen(st, p, seen))))
         self.guard.drawn(None)
         return h("div", {"class": "campaign-hands", "aria-label": "Hands", "data-testid": "own-hands"}, tiles)
+
+    @staticmethod
+    def _own_hand_seen(st, p: int, seen) -> str:
+        """What everyone has seen of an own-deck hand: the cards shown above, its face-up stake
+        (CMP-2) said as such, never "nothing face up" while the stake lies face up."""
+        stake = st.stakes[p]
+        if seen:
+            return "Seen in this hand: the cards above" + (f"; its stake, the {stake.name}, is face up (CMP-2)."
+                                                          if stake is not None and stake not in seen else ".")
+        if stake is not None:
+            return f"Its stake, the {stake.name}, is face up (CMP-2); no other card of this hand has been seen."
+        return "No card of this hand has been face up yet."
 
     def _dice_entry(self, st):
         """CMP-6 with the players' own dice: tap what each die shows (a draft until recorded)."""
@@ -653,9 +669,11 @@ class CampaignView(ToolView):
         else:
             odds_head = [f"If the table came now: draw {draws} to make five (", rule_ref("CMP-7", "campaign"),
                          "). Exact chances over every draw from the cards you have not seen:"]
+        # The categories' chances are shown together: rounded together, they add up to 100.
+        shown = dict(zip(chances, shares(chances.values(), 1)))
         rows = [h("li", {"data-key": name, "data-category": name},
                   h("span", {"class": "odds-name"}, name),
-                  h("span", {"class": "odds-value"}, percent(chance)),
+                  h("span", {"class": "odds-value"}, shown[name]),
                   # A progress bar: the page's CSP allows no inline style attribute.
                   h("progress", {"class": "odds-bar", "max": "1000", "value": str(round(float(chance) * 1000)),
                                  "aria-hidden": "true"}))

@@ -244,7 +244,7 @@ class ConflictView(ToolView):
         self.notice: str | None = None  # why the last tapped card was refused
         self.table_player = 0  # team player entering a card in table-deck mode
         self._id_floor = 0  # setup row ids are numbered from here on (see with_ids)
-        self.confirm_pass = False  # "Cannot play" tapped with playable cards: asking first
+        self.confirm_pass = False  # "Pass" tapped with playable cards: asking first
         self.confirm_call = False  # "End the conflict here" tapped: asking first (OIC-19)
         self.curtain_held = False  # a new curtain ignores taps for a moment
         self._hold_token = 0
@@ -494,6 +494,9 @@ class ConflictView(ToolView):
         side = st.sides[s]
         ratings = oic.side_ratings(st, s)
         engageable = set(oic.engageable_suits(st, s))
+        # Safe from engagement: OIC-3's table of thresholds, except at home ground, whose
+        # threshold the OIC-4 ruling gives (above 5, so that a card of size 1 is possible).
+        safe_rule = "OIC-4" if st.scope is oic.Scope.HOME else "OIC-3"
         rows = []
         for suit in SUITS:
             org = oic.best_organization(st, s, suit)
@@ -503,7 +506,7 @@ class ConflictView(ToolView):
                           h("td", {"class": "rating", "data-testid": f"rating-{s}-{suit.letter}"}, str(ratings[suit])),
                           h("td", {"class": "size"}, str(max(size, 0)) if size >= 1 else "faces"),
                           h("td", {"class": "org"}, org.name if org else "—",
-                            None if suit in engageable else h("span", {"class": "badge"}, "safe (OIC-3)"))))
+                            None if suit in engageable else h("span", {"class": "badge"}, f"safe ({safe_rule})"))))
         role = "aggressor" if st.aggressor == s else "defender"
         return h("section", {"class": ["panel side", SIDE_CLASS[s], st.turn == s and "to-play"],
                              "aria-label": side.name, "data-testid": f"side-{s}"},
@@ -769,7 +772,7 @@ class ConflictView(ToolView):
                              button("Keep playing", "conflict:pass-cancel", cls="btn primary", data_focus="confirm"))
             else:
                 controls = h("div", {"class": "row sticky-controls"},
-                             button("Cannot play — end the round", "conflict:pass",
+                             button("Pass — end the round", "conflict:pass",
                                     cls=["btn", "danger" if can else "primary"], data_focus="pass"),
                              None if self._only_people_side(s) else button("Hide hand", "conflict:hide",
                                                                           cls="btn ghost"))
@@ -813,7 +816,7 @@ class ConflictView(ToolView):
                  h("div", {"class": "row sticky-controls"},
                    h("p", {"class": "muted"}, "Highlighted cards would be legal (", rule_ref("OIC-5", "conflict"), ", ",
                      rule_ref("OIC-11", "conflict"), "); the app checks every card you enter."),
-                   button("Cannot play — end the round", "conflict:pass", cls="btn danger")))
+                   button("Pass — end the round", "conflict:pass", cls="btn danger")))
 
     # ---------------- solo: the app plays a side (engine.conflict.opponent)
     def _levels(self):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine import ascension as ai
 from web.dom import button, h
-from web.parts.chances import whole_percent
+from web.parts.chances import shares, whole_percent
 from web.parts.rulebits import rule_ref, with_rule_refs
 
 from .draft import SIDE_CLASS
@@ -133,31 +133,27 @@ def _advisor(view, st, s: int):
         share = found.mix[i]
         rows.append(h("tr", {"class": [chosen == mine.maneuver and "on"], "data-row": mine.maneuver},
                       h("th", {"scope": "row", "class": "adv-row"},
-                        h("span", {"class": "adv-name"}, ai.bid_name(mine)),
-                        h("span", {"class": "adv-mix"}, f" {whole_percent(share)}") if share else None),
+                        h("span", {"class": "adv-name"}, ai.advised_name(mine)),
+                        h("span", {"class": "adv-mix"}, f" {shares(found.mix)[i]}") if share else None),
                       cells))
     aims = h("div", {"class": "row adv-aims", "role": "radiogroup", "aria-label": "Aim"},
              h("span", {"class": "small muted"}, "Aim:"),
              [button(ai.AIM_NAMES[a], "battle:aim", a, cls=["btn small", view.aim == a and "on"], role="radio",
                      aria_checked="true" if view.aim == a else "false") for a in ai.AIMS])
-    value = found.value
-    worth = (f"{float(value):+.2f} net casualties a week" if view.aim == "net" else
-             f"{whole_percent(value)} {'to get away' if view.aim == 'away' else 'to hold the hex'}")
     return h("section", {"class": "advisor", "data-testid": "advisor", "aria-label": "Staff officer's odds"},
              h("div", {"class": "spread"},
                h("h3", {}, "If they declare … (", rule_ref("HR-AI-13", "battle"), ")"),
                aims),
              h("p", {"class": "adv-advice", "data-testid": "advice"},
-               h("strong", {}, found.recommendation()), f" — for {ai.AIM_NAMES[view.aim]}, worth {worth} "
-               "whatever they declare."),
+               h("strong", {}, found.recommendation()), " — ", found.outlook()),
              h("div", {"class": "adv-scroll"},
                h("table", {"class": "data-table adv-grid"},
                  h("thead", {}, h("tr", {}, h("th", {"scope": "col"}, "You ↓ · They →"), heads)),
                  h("tbody", {}, rows))),
              h("p", {"class": "muted small adv-legend"},
                "Each square: casualties you inflict / you take (expected), your chance of getting away "
-               "(Withdraw) and of falling back (", rule_ref("AI-19", "battle"), "); green beats the mix's "
-               "worth. From both armies only: their bid is not known here.",
+               "(Withdraw) and of falling back (", rule_ref("AI-19", "battle"), "); green: better for you than the "
+               "advice at worst, red: worse. From both armies only: their bid is not known here.",
                " ", button("Hide the odds", "battle:advise", "off", cls="btn small ghost")))
 
 

@@ -5,16 +5,15 @@ from __future__ import annotations
 
 from engine import ascension as ai
 from web.dom import button, h
-from web.parts.chances import percent
+from web.parts.chances import percent, shares, spread
 from web.parts.rulebits import rule_ref, with_rule_refs
 
 from .draft import SIDE_CLASS
 
 
 def landed_spread(landed) -> str:
-    """The casualties that land, each count with its chance: "0: 40.0 %, 1: 35.5 % …"."""
-    likely = sorted((p, n) for n, p in landed if p)[-4:]  # the four likeliest counts, in order
-    return ", ".join(f"{n}: {percent(p)}" for p, n in sorted(likely, key=lambda x: x[1]))
+    """The casualties that land, the four likeliest counts with their chances: "0: 40.0%, 1: 35.5%, …"."""
+    return spread(landed)
 
 
 def revealed_side(view, st, s: int):
@@ -183,16 +182,18 @@ def odds_table(view, st, odds):
     """AI-8: the exact chance of every tier for each side."""
     rows = []
     names = [a.name for a in st.armies]
+    # One week's tiers and the draw add up to 1: rounded together (issue 34), in row order.
+    shown = iter(shares([*odds["sides"][0].values(), odds["drawn"], *odds["sides"][1].values()], 1))
     for s in (0, 1):
         for tier, p in odds["sides"][s].items():
             rows.append(h("tr", {"class": SIDE_CLASS[s], "data-odds": f"{s}.{tier}"},
                           h("th", {"scope": "row"}, f"{names[s]}: {ai.TIER_NAMES[tier].lower()}"),
-                          h("td", {"class": "pct"}, percent(p)),
+                          h("td", {"class": "pct"}, next(shown)),
                           h("td", {"class": "bar-cell", "aria-hidden": "true"},
                             h("meter", {"min": "0", "max": "1", "value": f"{float(p):.4f}"}))))
         if s == 0:
             rows.append(h("tr", {"data-odds": "drawn"}, h("th", {"scope": "row"}, "Drawn combat"),
-                          h("td", {"class": "pct"}, percent(odds["drawn"])),
+                          h("td", {"class": "pct"}, next(shown)),
                           h("td", {"class": "bar-cell", "aria-hidden": "true"},
                             h("meter", {"min": "0", "max": "1", "value": f"{float(odds['drawn']):.4f}"}))))
     return h("table", {"class": "data-table odds", "data-testid": "odds"},

@@ -33,11 +33,5 @@ def loss_chip(f: cs.Forecast):
         if f.why in (None, "DEAD", "DYING"):
             return None  # the condition's own chip says it (CS-13: no cards)
         return h("span", {"class": "chip loss", "data-testid": "loss"}, f"no cards next round ({f.why})")
-    parts = [f"{f.by_suppression} for suppression" if f.by_suppression else "",
-             "1 for INJURED" if f.by_injury else ""]
-    parts = [p for p in parts if p]
-    if not parts:
-        return None
-    tail = "no cards" if f.keeps == 0 else f"keeps {f.keeps} of {f.deal}"
-    return h("span", {"class": "chip loss", "data-testid": "loss"},
-             f"next deal strikes {' and '.join(parts)}: {tail}")
+    text = f.strikes_text()  # issue 34: both causes named (engine.consim.Forecast)
+    return h("span", {"class": "chip loss", "data-testid": "loss"}, text) if text else None

@@ -71,6 +71,11 @@ PYSCRIPT_BOOT_MODULES = ("__init__", "context", "display", "events", "fetch", "f
 #: fetched by the browser only when a Share drawer first opens. Its version is the one
 #: pinned in pyproject.toml; the modules it needs (not its command line or helpers).
 SEGNO_MODULES = ("__init__.py", "consts.py", "encoder.py", "utils.py", "writers.py")
+#: zxing-wasm's QR reader (issue 32; the choice measured in docs/PLATFORM-seats.md): the IIFE
+#: script (global ``ZXingWASM``), its WebAssembly and licence, as (file in the package, name in
+#: vendor/zxing/).
+ZXING_FILES = (("dist/iife/reader/index.js", "zxing-reader.js"),
+               ("dist/reader/zxing_reader.wasm", "zxing_reader.wasm"), ("LICENSE", "LICENSE"))
 #: Fixed zip timestamp: deterministic output.
 ZIP_TIME = (2024, 1, 1, 0, 0, 0)
 
@@ -432,6 +437,14 @@ def copy_vendor(out: Path) -> None:
     for name in PYODIDE_FILES:
         write(out / "vendor" / "pyodide" / name, (pyodide / name).read_bytes())
     write(out / "vendor" / "pyodide" / "pyodide-lock.json", lock_stub())
+    # The camera's QR reader where the browser has no BarcodeDetector (Safari, Firefox; issue 32):
+    # zxing-wasm's reader, pinned in package.json, loaded by static/wire.js only when a tablet
+    # scans a phone's code; precached like every file, so it scans offline too.
+    zxing = NODE / "zxing-wasm"
+    if not zxing.is_dir():
+        sys.exit("node_modules/zxing-wasm is missing: run `npm ci` (make does this for you)")
+    for source, name in ZXING_FILES:
+        write(out / "vendor" / "zxing" / name, (zxing / source).read_bytes())
     dist = NODE / "@pyscript" / "core" / "dist"
     for path in sorted(dist.rglob("*")):
         if path.is_file() and not path.name.endswith(".map"):

@@ -44,6 +44,9 @@ class App:
         for table in TABLES:  # engine.registry: each table's view
             module, _, name = table.view.partition(":")
             self.views[table.route] = getattr(importlib.import_module(module), name)(self)
+        from web.views.join import JoinView
+
+        self.views["join"] = JoinView(self)  # a phone at the table (issue 32)
         self.route = parse_hash(platform.location_hash())[0]
         self._proxies = []  # the listeners' proxies live as long as the page
         self.serial = Serial()  # events are handled one at a time, never inside a render

@@ -270,3 +270,28 @@ class ShareCodes:
             self.full_screen = None
             return True
         return False
+
+
+# --------------------------------------------------------------------------- a code of any text
+def code_figure(text: str, label: str, testid: str, rerender: Callable[[], None], brief: bool = False) -> VNode:
+    """A QR code of ``text`` (a pairing link or a phone's answer, issue 32) with its caption
+    (its length, version and error correction; ``brief``: length and version only, for a
+    phone's screen), or a line saying why there is none yet. The same loading and size
+    rules as the Share drawer's codes."""
+    try:
+        error_level(text)
+    except LinkTooLong as err:
+        return h("div", {"class": "qr-figure qr-none", "data-testid": testid},
+                 h("p", {"class": "qr-too-long", "role": "note"}, str(err), " Copy the text instead."))
+    loading = loader()
+    if loading.state != "ready":
+        loading.ensure(rerender)
+        words = ("The QR code could not be prepared on this device; copy the text instead."
+                 if loading.state == "failed" else "Preparing the QR code…")
+        return h("div", {"class": "qr-figure qr-none", "data-testid": testid}, h("p", {"class": "muted", "role": "status"},
+                                                                                   words))
+    code = make(text)
+    return h("figure", {"class": "qr-figure", "data-testid": testid, "data-version": code.version},
+             h("div", {"class": "qr-square"}, svg(code, label)),
+             h("figcaption", {"class": "muted"}, f"{len(text):,} characters · "
+               + (f"QR version {code.version}" if brief else caption(code))))

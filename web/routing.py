@@ -8,13 +8,15 @@ from engine.registry import BY_KIND, TABLES
 
 #: The routes of the app: home and the four tools (engine.registry).
 ROUTES = ("home",) + tuple(table.route for table in TABLES)
+#: Pages that are not tables: a phone joining a table (web/views/join.py, issue 32).
+PAGES = ("join",)
 
 
 def parse_hash(hash_: str) -> tuple[str, dict[str, str]]:
     """``"#/conflict?g=abc"`` → ``("conflict", {"g": "abc"})``; anything unknown is home."""
     body = hash_[2:] if hash_.startswith("#/") else ""
     route, _, query = body.partition("?")
-    if route not in ROUTES:
+    if route not in ROUTES and route not in PAGES:
         route = "home"
     params: dict[str, str] = {}
     for pair in query.split("&"):

@@ -55,6 +55,7 @@ class Session:
         self.question: dict | None = None
         self.question_guard = CurtainGuard(platform.now_ms)  # its Yes ignores a double tap's second tap
         self.backup_shown: str | None = None  # the kept copy whose text the Saves drawer shows
+        self._phones = None  # the players' phones (web/phones.py, issue 32), made when first used
 
     # ------------------------------------------------------------ state
     @property
@@ -110,6 +111,21 @@ class Session:
         self.drawer = None
         self.question = None
         self.on_change()
+        self._tell_phones()
+
+    def _tell_phones(self) -> None:
+        """Every change of the table goes to the paired phones at once (issue 32)."""
+        if self._phones is not None:
+            self._phones.changed()
+
+    @property
+    def phones(self):
+        """The players' phones of this table (web/phones.py), imported when first used."""
+        if self._phones is None:
+            from web.phones import Phones
+
+            self._phones = Phones(self)
+        return self._phones
 
     def start(self, game: games.Game, name: str | None = None, *, quiet: bool = False) -> StoreError | None:
         """Begin a new game in a new save slot. When it cannot be saved (storage full or
@@ -194,6 +210,7 @@ class Session:
         self.question = None
         self.save()
         self.on_change()
+        self._tell_phones()
 
     def save(self, force: bool = False) -> None:
         if self.slot is None or self.game is None:
@@ -393,6 +410,8 @@ class Session:
                  self._drawer_toggle("History", "history", disabled=g is None),
                  self._drawer_toggle("Saves", "saves"),
                  self._drawer_toggle("Share", "share", disabled=g is None),
+                 # issue 32: phones at the table (web/phones.py)
+                 self._drawer_toggle("Players' phones…", "phones", disabled=g is None),
                  # issue 22: the printable record (web/views/record.py)
                  self._drawer_toggle("Record", "record", disabled=g is None))
 
@@ -427,6 +446,8 @@ class Session:
         previous = self.drawer
         self.drawer = None if not name or self.drawer == name else name
         self.renaming, self.copied, self.backup_shown = None, None, None
+        if self._phones is not None and self._phones.scanning is not None:
+            self._phones.stop_scan()  # the camera never stays on behind a closed drawer
         if self._codes is not None:
             self._codes.full_screen = None
         focus_to = getattr(self.app, "focus_to", None)
@@ -465,6 +486,8 @@ class Session:
             node = self._saves_view()
         elif self.drawer == "share" and self.game is not None:
             node = self._share_view()
+        elif self.drawer == "phones" and self.game is not None:  # issue 32: players' phones
+            node = self.phones.view()
         elif self.drawer == "record" and self.game is not None:  # issue 22: the printable record
             from web.views import record
 
@@ -753,6 +776,8 @@ class Session:
             self._opened_new(slot, "Opened the kept copy")
         elif name == "backup-delete" and arg:
             self._delete_backup(arg)
+        elif name.startswith("phones-"):  # issue 32: web/phones.py
+            self.phones.handle(name, arg)
         elif name.startswith("record-"):  # issue 22: Print, Copy as post (web/views/record.py)
             from web.views import record
 
@@ -834,6 +859,8 @@ class Session:
         if name == "session:rename":
             self.rename_text = value
             return True
+        if name == "session:phones-answer":
+            return self.phones.field(name, value)
         return False
 
 

@@ -127,3 +127,26 @@ def test_one_compiler_serves_a_whole_build_and_a_broken_source_stops_it_with_its
     assert process.poll() is not None  # ended, not left behind
     compile_bytecode(again)
     assert _COMPILER.process is not process and _COMPILER.process.poll() is None
+
+
+def test_the_cameras_qr_reader_ships_as_its_pinned_package_and_is_precached(two_builds):
+    """Issue 32: zxing-wasm's reader (pinned in package.json) in vendor/zxing/, byte for byte
+    the package's files, precached for offline pairing, never preloaded; static/wire.js points
+    its WebAssembly at that folder, so its default CDN is never asked."""
+    from builder.build import NODE, ZXING_FILES
+
+    site, _ = two_builds
+    package = json.loads((NODE / "zxing-wasm" / "package.json").read_text())
+    assert json.loads((Path(__file__).resolve().parents[2] / "package.json").read_text())[
+        "dependencies"]["zxing-wasm"] == package["version"] == "3.1.4"
+    for source, name in ZXING_FILES:
+        assert (site / "vendor" / "zxing" / name).read_bytes() == (NODE / "zxing-wasm" / source).read_bytes()
+    assert (site / "vendor" / "zxing" / "zxing_reader.wasm").read_bytes()[:4] == b"\0asm"
+    precache = (site / "sw.js").read_text()
+    for name in ("./wire.js", "./vendor/zxing/zxing-reader.js", "./vendor/zxing/zxing_reader.wasm"):
+        assert f'"{name}"' in precache
+    page = (site / "index.html").read_text()
+    assert "zxing" not in page and '<script type="module" src="./wire.js"></script>' in page
+    wire = (site / "wire.js").read_text()
+    assert "locateFile: (path) => ZXING_DIR + path" in wire and "iceServers: []" in wire
+    assert not re.search(r"https?://", wire)

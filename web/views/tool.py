@@ -102,6 +102,10 @@ class ToolView:
         """Issue 21: a game opened from a spectator link says so, at the top."""
         if not self.spectator:
             return None
+        if getattr(self.session, "watch", False):  # a phone watching the table, live (issue 32)
+            return h("div", {"class": "spectator-banner", "role": "status", "data-testid": "spectator-banner"},
+                     h("strong", {}, "Watching: "), "what everyone at the table can see, live from the tablet. "
+                     "Moves are made on the tablet.")
         return h("div", {"class": "spectator-banner", "role": "status", "data-testid": "spectator-banner"},
                  h("strong", {}, "Spectator view: "),
                  "what the table can see, read-only. No move can be made here; "

@@ -1,0 +1,387 @@
+"""Players' phones (issue 32), the transport half: two devices on the built site, the
+tablet (``page``) and a phone (``new_device``, 360×740 portrait), paired over a real
+WebRTC data channel with no ICE server.
+
+The watch seat is the initiative tracker's spectator copy: its Observer's combatants are
+hidden (CS-3), so "Rifleman" and "Sniper" are the distinctive tokens that must never
+reach the phone, on screen or on the wire. Every message the phone receives is recorded
+by an init script (a wrapped ``RTCPeerConnection``) and read back by the test.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine import codec
+from engine import consim as cs
+from engine import game as games
+from engine.game import apply, new_game
+
+from .conftest import READY, open_app
+from .tablet import assert_app_ok, assert_escape_closes_drawer
+from .test_consim import DOUBLE_TAP_MS, PATIENCE, ROUTE, expected_setup, saved_game
+
+#: The Observer's combatants (CS-3, privacy on): never on the phone.
+HIDDEN = ("Rifleman", "Sniper")
+PHONE = {"width": 360, "height": 740}
+#: What the phone shows after each "Next ▸" on the tablet (the deal of ``dealt_game``: A♠
+#: Rifleman 3, J♠ Rifleman 4, 9♠ Hero, 8♦ Rifleman 1 …; the Observer's cards are hidden).
+SHOWN = ("the Observer's combatants are acting", "Hero acts on the 9♠", "1 done · 2 to go")
+
+#: Records every message a data channel delivers to this page (window.__wire), before the
+#: app's own listener sees it.
+RECORD_WIRE = """
+(() => {
+  const Original = window.RTCPeerConnection;
+  if (!Original) return;
+  window.__wire = [];
+  const record = (channel) => channel.addEventListener("message", (m) => window.__wire.push(String(m.data)));
+  function Recorded(...args) {
+    const pc = new Original(...args);
+    pc.addEventListener("datachannel", (event) => record(event.channel));
+    return pc;
+  }
+  Recorded.prototype = Original.prototype;
+  window.RTCPeerConnection = Recorded;
+})();
+"""
+
+
+def dealt_game():
+    """An initiative game with its first round dealt: the Observer's hidden combatants act first."""
+    game = new_game(cs.KIND, expected_setup(), None, seed=2**127 + 99)
+    return apply(game, {"type": "deal", "advantages": {}})
+
+
+def open_table(page, base_url):
+    page.set_default_timeout(PATIENCE)
+    recorder = open_app(page, f"{base_url}{ROUTE}?g={codec.encode_share(dealt_game())}", timeout=PATIENCE)
+    page.wait_for_selector("[data-testid=current-actor]")
+    return recorder
+
+
+def invite(tablet) -> str:
+    """"Players' phones…" → "Invite a watcher": the invitation's link (its QR code is drawn)."""
+    if tablet.locator("[data-testid=phones-paired]").count() == 0 and \
+            tablet.get_by_role("button", name="Invite a watcher").count() == 0:
+        tablet.get_by_role("button", name="Players' phones…").tap()
+    tablet.get_by_role("button", name="Invite a watcher").tap()
+    return wait_link(tablet)
+
+
+def wait_link(tablet) -> str:
+    tablet.wait_for_selector("[data-testid=phones-offer-qr] svg")
+    return tablet.locator("[data-testid=phones-link]").input_value()
+
+
+def answer_on_phone(phone, link: str) -> str:
+    phone.goto(link)
+    phone.wait_for_selector(READY, state="attached", timeout=PATIENCE)
+    phone.wait_for_selector("[data-testid=join-answer-qr] svg")
+    return phone.locator("[data-testid=join-answer]").input_value()
+
+
+def paste_answer(tablet, answer: str) -> None:
+    tablet.locator("[data-testid=phones-answer]").fill(answer)
+    tablet.get_by_role("button", name="Connect").dispatch_event("click")  # Safari: the field keeps the focus
+
+
+def wire_views(phone) -> list:
+    """The games the tablet sent this phone, in order (decoded from the recorded messages)."""
+    views = []
+    for text in phone.evaluate("window.__wire || []"):
+        message = json.loads(text)
+        assert message["v"] == 1 and message["type"] in ("welcome", "view", "bye"), message
+        if message["type"] == "view" and message["g"] is not None:
+            views.append(codec.decode_share(message["g"]))
+    return views
+
+
+def assert_nothing_hidden(phone) -> None:
+    """Hidden means absent: no hidden name on the phone's screen, in its storage or on its wire."""
+    html = phone.locator("#app-join").evaluate("el => el.outerHTML")
+    stored = phone.evaluate("JSON.stringify([Object.assign({}, localStorage), Object.assign({}, sessionStorage)])")
+    wire = json.dumps(phone.evaluate("window.__wire || []"))
+    copies = json.dumps([[g.setup, g.actions] for g in wire_views(phone)])
+    for token in HIDDEN:
+        for where, text in (("screen", html), ("storage", stored), ("wire", wire), ("copies", copies)):
+            assert token not in text, f"{token} on the phone's {where}"
+
+
+@pytest.fixture
+def pair(page, base_url, new_device):
+    """The tablet with a dealt initiative game and a phone paired to it as Watcher 1."""
+    tablet_requests = open_table(page, base_url)
+    device = new_device(viewport=PHONE, has_touch=True)
+    device.add_init_script(RECORD_WIRE)
+    phone = device.new_page()
+    phone.set_default_timeout(PATIENCE)
+    from .conftest import Recorder
+
+    phone_requests = Recorder(phone)
+    link = invite(page)
+    answer = answer_on_phone(phone, link)
+    paste_answer(page, answer)
+    page.wait_for_selector("[data-testid=phone-row][data-status=connected]")
+    phone.wait_for_selector("[data-testid=seat-bar][data-status=connected]")
+    phone.wait_for_selector("[data-testid=tracker]")
+    yield page, phone, link, answer
+    for recorder in (tablet_requests, phone_requests):
+        assert recorder.foreign(base_url) == []  # nothing outside the origin, ever
+    device.close()
+
+
+#: Every control at least this many CSS px each way (a finger on a tablet or a phone).
+TAP = 44
+
+
+def assert_big_enough(page, selector: str) -> None:
+    found = page.locator(selector).evaluate_all(
+        "els => els.map(e => { const r = e.getBoundingClientRect(); return [e.textContent.trim() || e.tagName, "
+        "r.width, r.height]; })")
+    assert found
+    for what, width, height in found:
+        assert width >= TAP and height >= TAP, f"{what}: {width:.0f}×{height:.0f}"
+
+
+def test_the_phones_drawer_is_a_disclosure_with_big_enough_controls(page, base_url):
+    open_table(page, base_url)
+    toggle = page.locator("#app-initiative .session-bar").get_by_role("button", name="Players' phones…")
+    assert_escape_closes_drawer(page, toggle, page.locator("#initiative-drawer-phones"))
+    toggle.tap()
+    page.get_by_role("button", name="Invite a watcher").tap()
+    wait_link(page)
+    assert_big_enough(page, "#initiative-drawer-phones button, #initiative-drawer-phones textarea")
+    assert_app_ok(page)
+
+
+def test_pairing_by_paste_and_the_watch_seat_follows_three_taps(pair, base_url):
+    tablet, phone, link, answer = pair
+    # The invitation: this same site (origin and path), its fragment the compressed offer.
+    assert link.startswith(base_url + "#/join?t=initiative&s=watch&k=") and "&o=" in link
+    caption = tablet.locator("[data-testid=phone-row]").inner_text()
+    assert "Watcher 1" in caption and "connected" in caption
+    # The phone said which table and seat it joins before it connected (checked by its bar now).
+    assert "watching CONSIM" in phone.locator("[data-testid=seat-bar]").inner_text()
+    assert "connected" in phone.locator("[data-testid=seat-status]").inner_text()
+    assert phone.locator("[data-testid=spectator-banner]").inner_text().startswith("Watching")
+    # Read-only: no move, no session control on the phone.
+    assert phone.locator("#app-join [data-action^='session:']").count() == 0
+    assert phone.locator("#app-join [data-action='init:next']").count() == 0
+    assert_nothing_hidden(phone)
+
+    for tap in range(3):
+        before = len(wire_views(phone))
+        tablet.wait_for_timeout(DOUBLE_TAP_MS + 50)  # a person's pause (TapGuard)
+        tablet.get_by_role("button", name="Next ▸").tap()
+        phone.wait_for_function("n => (window.__wire || []).filter(t => t.includes('\"view\"')).length > n",
+                                arg=before)
+        sent = wire_views(phone)[-1]
+        expected = games.system(cs.KIND).public_game(saved_game(tablet))
+        assert sent == expected, f"tap {tap + 1}: the phone got another copy than the spectator's"
+        # ... and drew it: what a spectator may see, no more (tap 1 moved between two hidden cards).
+        phone.wait_for_function("s => document.querySelector('#app-join [data-testid=tracker]').textContent"
+                                ".includes(s)", arg=SHOWN[tap])
+    assert_nothing_hidden(phone)
+    assert_app_ok(phone)
+    assert_app_ok(tablet)
+
+
+def test_a_hostile_phone_changes_nothing_and_is_said_on_the_tablet(pair):
+    tablet, phone, _, _ = pair
+    before = saved_game(tablet)
+    bad = ["not json", "[1, 2]", json.dumps({"v": 1, "type": "act", "token": ""}),
+           json.dumps({"v": 1, "type": "hello", "token": "", "seat": "p0"}), json.dumps({"v": True, "type": "hello",
+                                                                                          "token": ""}),
+           json.dumps({"v": 1, "type": "hello", "token": "x" * 32}), "[" * 1500 + "]" * 1500, "x" * 5000,
+           json.dumps({"v": 1, "type": "hello", "token": ""})]  # a connected phone without its seat key
+    for text in bad:
+        assert phone.evaluate("t => window.ctWire.send(1, t)", text)
+    tablet.wait_for_function("() => (document.querySelector('[data-testid=phone-row]')?.textContent || '')"
+                             ".includes(' refused')")
+    tablet.wait_for_function(f"() => (document.querySelector('[data-testid=phone-row]')?.textContent || '')"
+                             f".includes('{len(bad)} refused')")
+    toast = tablet.locator(".toast.error").first.inner_text()
+    assert "Refused a message from Watcher 1's phone" in toast and "Nothing changed on the table" in toast
+    # A flood of well-formed hellos: the rate limit reads a burst and refuses the rest, said once.
+    phone.evaluate("""() => { const token = Object.entries(localStorage).find(([k]) => k.startsWith(
+                                  'ct:v1:seat-token:'))[1];
+                              const m = JSON.stringify({v: 1, type: "hello", token});
+                              for (let i = 0; i < 200; i++) window.ctWire.send(1, m); }""")
+    tablet.wait_for_function("() => (document.querySelector('[data-testid=phones-problem]')?.textContent || '')"
+                             ".includes('too many messages')")
+    assert tablet.locator(".toast.error").count() <= 3  # said, not two hundred times
+    after = saved_game(tablet)
+    assert after.actions == before.actions and after.position == before.position
+    assert tablet.locator("[data-testid=phone-row]").get_attribute("data-status") == "connected"
+    # The phone still follows the table.
+    tablet.wait_for_timeout(DOUBLE_TAP_MS + 50)
+    views = phone.evaluate("(window.__wire || []).length")
+    tablet.get_by_role("button", name="Next ▸").tap()
+    phone.wait_for_function("n => (window.__wire || []).length > n", arg=views)
+    assert_app_ok(tablet)
+
+
+def test_a_phone_reload_shows_the_table_as_it_was_and_rejoins_with_a_new_code(pair):
+    tablet, phone, _, _ = pair
+    token = phone.evaluate("() => Object.entries(localStorage).find(([k]) => k.startsWith('ct:v1:seat-token:'))")
+    assert token is not None and len(token[1]) == 32  # the seat's secret, from crypto.getRandomValues
+    phone.reload()
+    phone.wait_for_selector(READY, state="attached", timeout=PATIENCE)
+    # Away: the table as it was (kept in sessionStorage), and what to do.
+    phone.wait_for_selector("[data-testid=seat-away]")
+    assert "Rejoin" in phone.locator("[data-testid=seat-away]").inner_text()
+    phone.wait_for_selector("[data-testid=tracker]")
+    assert phone.locator("[data-testid=seat-bar]").get_attribute("data-status") == "away"
+    assert "#/join?" in phone.url and "&o=" not in phone.url  # a reload never answers an old offer
+    tablet.wait_for_selector("[data-testid=phone-row][data-status=away]")
+    # The table plays on while the phone is away.
+    tablet.wait_for_timeout(DOUBLE_TAP_MS + 50)
+    tablet.get_by_role("button", name="Next ▸").tap()
+    tablet.get_by_role("button", name="Rejoin: a new code for Watcher 1's phone").tap()
+    link = wait_link(tablet)
+    answer = answer_on_phone(phone, link)
+    paste_answer(tablet, answer)
+    tablet.wait_for_selector("[data-testid=phone-row][data-status=connected]")
+    phone.wait_for_selector("[data-testid=seat-bar][data-status=connected]")
+    assert tablet.locator("[data-testid=phone-row]").count() == 1  # the same phone, not a second watcher
+    sent = wire_views(phone)[-1]  # its current view at once, with the step taken while it was away
+    assert sent == games.system(cs.KIND).public_game(saved_game(tablet))
+    assert_nothing_hidden(phone)
+    # Drop: the phone is told, and the tablet forgets it.
+    tablet.get_by_role("button", name="Drop Watcher 1's phone (take the seat back)").tap()
+    phone.wait_for_selector("[data-testid=seat-bar][data-status=dropped]")
+    assert "took this seat back" in phone.locator("[data-testid=seat-away]").inner_text()
+    assert tablet.locator("[data-testid=phone-row]").count() == 0
+
+
+def y4m_of_code(text: str, path, width: int = 640, height: int = 480) -> int:
+    """A one-frame video (YUV4MPEG2, 4:2:0) of ``text``'s QR code, black on white on a grey
+    table, for Chromium's fake camera. Returns the module size in pixels."""
+    import segno
+
+    rows = [list(row) for row in segno.make(text, error="M", micro=False).matrix]
+    n = len(rows) + 8  # with the quiet zone
+    scale = min(width, height) * 9 // 10 // n
+    left, top = (width - n * scale) // 2, (height - n * scale) // 2
+    luma = bytearray([140]) * (width * height)
+    for y in range(n * scale):
+        my = y // scale - 4
+        line = bytearray()
+        for mx in range(n):
+            dark = 0 <= my < len(rows) and 0 <= mx - 4 < len(rows) and rows[my][mx - 4]
+            line += bytes([20 if dark else 235]) * scale
+        start = (top + y) * width + left
+        luma[start:start + len(line)] = line
+    chroma = bytes([128]) * (width * height // 4)
+    path.write_bytes(f"YUV4MPEG2 W{width} H{height} F10:1 Ip A1:1 C420jpeg\n".encode() + b"FRAME\n"
+                     + bytes(luma) + chroma + chroma)
+    return scale
+
+
+def test_pairing_through_the_tablets_camera(browser_type, base_url, new_device, tmp_path):
+    """Chromium's fake camera shows the phone's answer code; "Scan the phone's code" reads it
+    (BarcodeDetector is not in Chromium on Linux, so this is the vendored zxing-wasm reader)."""
+    from .conftest import E2E_CHROMIUM, E2E_FLAGS
+
+    video = tmp_path / "answer.y4m"
+    camera = browser_type.launch(executable_path=E2E_CHROMIUM, args=[
+        *E2E_FLAGS, "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+        f"--use-file-for-fake-video-capture={video}"])
+    device = new_device(viewport=PHONE, has_touch=True)
+    try:
+        context = camera.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
+        context.grant_permissions(["camera"], origin=base_url.rstrip("/").rsplit("/", 0)[0])
+        tablet = context.new_page()
+        open_table(tablet, base_url)
+        assert tablet.evaluate("() => window.ctWire.reader()") == "zxing"  # no BarcodeDetector here
+        phone = device.new_page()
+        phone.set_default_timeout(PATIENCE)
+        answer = answer_on_phone(phone, invite(tablet))
+        assert y4m_of_code(answer, video) >= 3
+        tablet.get_by_role("button", name="Scan the phone's code").tap()
+        tablet.wait_for_selector("[data-testid=phone-row][data-status=connected]")
+        phone.wait_for_selector("[data-testid=seat-bar][data-status=connected]")
+        assert tablet.locator("[data-testid=scan-video]").count() == 0  # the camera is off once read
+        assert tablet.evaluate("() => [...document.querySelectorAll('video')].every(v => !v.srcObject || "
+                               "v.srcObject.getTracks().every(t => t.readyState === 'ended'))")
+        context.close()
+    finally:
+        device.close()
+        camera.close()
+
+
+def test_no_connection_in_15_seconds_is_said_and_the_table_is_as_it_was(page, base_url, new_device):
+    """The phone answers, then goes (its page closes) before the tablet takes the answer: no
+    connection can form. The tablet says so plainly after 15 s (same Wi-Fi? a guest network?)
+    and nothing else changes; a new invitation is one tap."""
+    open_table(page, base_url)
+    before = saved_game(page)
+    device = new_device(viewport=PHONE, has_touch=True)
+    try:
+        phone = device.new_page()
+        phone.set_default_timeout(PATIENCE)
+        answer = answer_on_phone(phone, invite(page))
+        assert_big_enough(phone, "#app-join button, #app-join textarea")  # a phone: one hand, 360 px
+        phone.close()
+        paste_answer(page, answer)
+        page.wait_for_selector("[data-testid=phones-invite][data-status=connecting]")
+        page.wait_for_selector("[data-testid=phones-invite][data-status=failed]", timeout=40_000)
+        problem = page.locator("[data-testid=phones-problem]").inner_text()
+        assert "No connection formed in 15 seconds" in problem and "same Wi-Fi" in problem
+        assert "guest" in problem and "The table is exactly as it was" in problem
+        after = saved_game(page)
+        assert after.actions == before.actions and after.position == before.position
+        assert page.locator("[data-testid=phone-row]").count() == 0  # no phone was paired
+        page.get_by_role("button", name="Make a new invitation").tap()
+        assert wait_link(page) != ""
+        assert_app_ok(page)
+    finally:
+        device.close()
+
+
+@pytest.mark.parametrize("fragment", ["o=BcHdDoIgGADQB", "o=%3Cscript%3E", "o=" + "A" * 3000],
+                         ids=["cut-short", "markup", "long"])
+def test_a_broken_invitation_link_is_said_on_the_phone(new_device, base_url, fragment):
+    device = new_device(viewport=PHONE, has_touch=True)
+    try:
+        phone = device.new_page()
+        phone.set_default_timeout(PATIENCE)
+        phone.goto(f"{base_url}#/join?t=initiative&s=watch&k=abc123&{fragment}")
+        phone.wait_for_selector(READY, state="attached", timeout=PATIENCE)
+        problem = phone.wait_for_selector("[data-testid=join-problem]")
+        assert "This invitation could not be read" in problem.inner_text()
+        assert phone.locator("[data-testid=join-answer]").count() == 0
+        assert phone.locator("#app-join script").count() == 0
+        assert_app_ok(phone)
+    finally:
+        device.close()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_accessibility_audit_of_the_drawer_and_the_phone(new_device, base_url, theme):
+    """axe-core finds nothing serious on the invitation, the phone's answer or the watch seat."""
+    from .test_shell import axe_serious
+
+    tablet_device = new_device(bypass_csp=True, viewport={"width": 1024, "height": 768}, has_touch=True,
+                               color_scheme=theme)
+    phone_device = new_device(bypass_csp=True, viewport=PHONE, has_touch=True, color_scheme=theme)
+    try:
+        tablet = tablet_device.new_page()
+        open_table(tablet, base_url)
+        phone = phone_device.new_page()
+        phone.set_default_timeout(PATIENCE)
+        found = {}
+        answer = answer_on_phone(phone, invite(tablet))
+        found["invitation"], found["answer"] = axe_serious(tablet), axe_serious(phone)
+        paste_answer(tablet, answer)
+        phone.wait_for_selector("[data-testid=seat-bar][data-status=connected]")
+        phone.wait_for_selector("[data-testid=tracker]")
+        tablet.wait_for_selector("[data-testid=phone-row][data-status=connected]")
+        found["paired"], found["watching"] = axe_serious(tablet), axe_serious(phone)
+        assert found == {name: [] for name in found}
+    finally:
+        tablet_device.close()
+        phone_device.close()

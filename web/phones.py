@@ -1,0 +1,371 @@
+"""Players' phones on the tablet (issue 32): pairing, the live watch seat, the list of
+phones and what they may send.
+
+The tablet keeps the only game. "Players' phones…" (a drawer of the session, beside
+Share) invites a phone: the tablet makes a WebRTC offer with no ICE server
+(static/wire.js), shows it as a link to this same site whose fragment carries the offer
+(``#/join?…&o=<deflate-raw, base64url>``), as a QR code and as text; the phone opens
+it (web/views/join.py) and shows its answer, which the tablet scans ("Scan the phone's
+code") or takes pasted ("Paste the phone's answer"). When no connection forms in
+:data:`CONNECT_SECONDS`, the drawer says so plainly and the table is as it was.
+
+Once paired, a watch seat's phone gets the spectator copy on connect and after every
+change of the table (:meth:`Phones.changed`). A player's seat will get its seat's view
+in the same message (web/seatmsg.py). Everything a phone sends is read by
+:func:`web.seatmsg.read_seat_message` behind a rate limit; a refused message changes
+nothing and is said on the tablet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine import codec
+from engine import game as games
+from web import platform, qr, seatmsg, wire
+from web.dom import button, h
+
+#: Seconds the tablet waits, once it has the phone's answer, for the connection to form.
+CONNECT_SECONDS = 15
+
+#: What the tablet says when no connection formed in time (issue 32).
+NO_CONNECTION = ("No connection formed in 15 seconds. Are the tablet and the phone on the same Wi-Fi? A guest, "
+                 "hotel or office network often keeps devices apart (it isolates them): try a home network or a "
+                 "phone's hotspot. The table is exactly as it was.")
+
+#: How often a phone's refused messages are said (ms): a flood is said once, not a hundred times.
+SAY_EVERY_MS = 5_000
+
+
+@dataclass
+class Device:
+    """One phone (or one invitation) for a seat. ``status``: "inviting" (the offer is being
+    made), "invited" (its code is shown), "connecting" (the answer is in), "connected",
+    "away" (it was connected and the connection went), "failed" (no connection formed)."""
+
+    number: int
+    seat: str
+    token: str
+    status: str = "inviting"
+    peer: int | None = None
+    link: str = ""
+    paired: bool = False  # it has been connected once: the seat's secret is on that phone
+    refused: int = 0
+    said_at: float = -1e12
+    limit: seatmsg.RateLimit = field(default_factory=seatmsg.RateLimit)
+
+    @property
+    def label(self) -> str:
+        return f"Watcher {self.number}" if self.seat == seatmsg.WATCH else f"Seat {self.seat}"
+
+
+class Phones:
+    """The phones of one table (one :class:`web.session.Session`)."""
+
+    def __init__(self, session) -> None:
+        self.session = session
+        self.app = session.app
+        self.devices: list[Device] = []
+        self.table_id = ""  # this tablet page's name for its seats' secrets on the phones
+        self.answer_text = ""
+        self.problem: str | None = None  # the drawer's last line about what went wrong
+        self.sent = 0
+        self.scanning: int | None = None  # the device whose answer the camera is reading
+        self._numbers = 0
+
+    # ------------------------------------------------------------ pairing
+    def invite(self, device: Device | None = None) -> None:
+        """A new watcher's invitation, or (``device``) a new code for a phone that is away."""
+        if not wire.available():
+            self.problem = "This browser cannot connect phones (it has no WebRTC)."
+            return
+        if not self.table_id:
+            self.table_id = wire.secret()[:12]
+        if device is None:
+            self._numbers += 1
+            device = Device(self._numbers, seatmsg.WATCH, wire.secret())
+            self.devices.append(device)
+        else:
+            wire.close(device.peer)
+            device.peer = None
+        device.status, device.link = "inviting", ""
+        self.answer_text, self.problem = "", None
+
+        def made(result):
+            peer, code = result
+            if device not in self.devices or device.status != "inviting":
+                wire.close(peer)  # cancelled meanwhile
+                return
+            device.peer, device.status = peer, "invited"
+            device.link = (f"{platform.page_url_without_hash()}#/join?t={self.session.kind}&s={device.seat}"
+                           f"&k={self.table_id}&o={code}")
+            wire.attach(self.app, peer, lambda kind, text: self._event(device, kind, text))
+
+        def failed(err):
+            device.status = "failed"
+            self.problem = "The invitation could not be made in this browser. Reload the page and try again."
+
+        wire.run(self.app, wire.offer, made, failed)
+
+    def accept(self, device: Device, text: str) -> None:
+        """The phone's answer (pasted or scanned): connect, and give up after 15 s."""
+        code = "".join(text.split())
+        if device.status not in ("invited", "failed") or device.peer is None:
+            return
+        if not code:
+            self.problem = "Paste the text the phone shows under its code first."
+            return
+        if len(code) > 8_000 or not all(c.isascii() and (c.isalnum() or c in "-_") for c in code):
+            self.problem = "That is not a phone's answer: copy the text under the phone's code, all of it."
+            return
+        device.status, self.problem = "connecting", None
+        peer = device.peer
+
+        def done(_):
+            self.answer_text = ""
+            self.app.later(CONNECT_SECONDS, lambda: self._timeout(device, peer))
+
+        def failed(err):
+            device.status = "invited"
+            self.problem = ("That is not the answer to this invitation: open this invitation's code on the phone, "
+                            "then scan or paste the answer it shows.")
+
+        wire.run(self.app, lambda: wire.accept(peer, code), done, failed)
+
+    def _timeout(self, device: Device, peer: int | None) -> None:
+        if device.peer == peer and device.status == "connecting":
+            device.status = "failed"
+            self.problem = NO_CONNECTION
+            self.app.render()
+
+    # ------------------------------------------------------------ the wire
+    def _event(self, device: Device, kind: str, text: str) -> None:
+        if kind == "message":
+            self._message(device, text)
+        elif kind == "bad":
+            self._refuse(device, "it was not text, or far too long" if not text.startswith("long:")
+                         else f"it was {int(text[5:]):,} characters long (at most {seatmsg.MAX_PHONE_MESSAGE:,})")
+        elif kind == "close" or (kind == "state" and text in ("disconnected", "failed", "closed")):
+            if device.status == "connected":
+                device.status = "away"
+                self.app.toast(f"{device.label}'s phone is away. The table plays on; tap Rejoin under "
+                               "Players' phones… to bring it back.")
+            elif device.status == "connecting" and text == "failed":
+                device.status = "failed"
+                self.problem = NO_CONNECTION
+
+    def _message(self, device: Device, text: str) -> None:
+        """One message from a phone: rate-limited, read as hostile input
+        (:func:`web.seatmsg.read_seat_message`; ``engine.seats.read_seat_message`` takes its
+        place when it exists), then answered. A refused one changes nothing."""
+        if not device.limit.take(platform.now_ms()):
+            self._refuse(device, "it sent too many messages at once (the extra ones were ignored)")
+            return
+        try:
+            message = seatmsg.read_seat_message(text, device.seat)
+        except seatmsg.SeatMessageError as err:
+            self._refuse(device, str(err))
+            return
+        if device.paired and message.token != device.token:
+            self._refuse(device, "its seat key does not match (this seat was paired with another phone)")
+            if device.status != "connected":  # a rejoin by another phone: it does not get the seat
+                wire.close(device.peer)
+                device.peer, device.status = None, "away"
+            return
+        wire.send(device.peer, seatmsg.welcome(device.seat, device.label, device.token, self.session.kind))
+        if device.status != "connected":  # a repeated hello only gets the view again
+            self.app.toast(f"{device.label}'s phone {'is back' if device.paired else 'is connected'}: it shows "
+                           "what a spectator sees, live.")
+            self.problem = None
+        device.status, device.paired = "connected", True
+        self._send_view(device)
+
+    def _refuse(self, device: Device, why: str) -> None:
+        device.refused += 1
+        now = platform.now_ms()
+        self.problem = f"Refused a message from {device.label}'s phone: {why}. Nothing changed on the table."
+        if now - device.said_at >= SAY_EVERY_MS:
+            device.said_at = now
+            self.app.toast(self.problem, "error")
+
+    def changed(self) -> None:
+        """The table changed (an action, undo, another game opened): every connected phone
+        gets its view at once."""
+        for device in self.devices:
+            if device.status == "connected":
+                self._send_view(device)
+
+    def _send_view(self, device: Device) -> None:
+        game = self.session.game
+        payload = None
+        if game is not None:  # the watch seat: the spectator copy (hidden means absent)
+            public = game if games.is_spectator(game) else games.system(self.session.kind).public_game(game)
+            payload = codec.encode_share(public)
+        self.sent += 1
+        if not wire.send(device.peer, seatmsg.view(self.session.kind, payload, self.sent)):
+            device.status = "away"
+
+    def drop(self, device: Device) -> None:
+        """Take the seat back from a phone: it is told, and forgotten here."""
+        wire.send(device.peer, seatmsg.bye("The tablet took this seat back. To watch again, open a new "
+                                            "invitation from the tablet."))
+        wire.close(device.peer)
+        if device in self.devices:
+            self.devices.remove(device)
+        if device.paired:
+            self.app.toast(f"{device.label}'s phone no longer watches the table.")
+
+    def _device(self, arg) -> Device | None:
+        return next((d for d in self.devices if str(d.number) == str(arg)), None)
+
+    # ------------------------------------------------------------ camera
+    def scan(self, device: Device) -> None:
+        self.scanning, self.problem = device.number, None
+
+        def read(text):
+            self.scanning = None
+            self.accept(device, str(text))
+
+        def failed(err):
+            self.scanning = None
+            words = str(err)
+            if "stopped" in words:
+                return
+            self.problem = ("The camera could not be used here (it was refused, or there is none). Paste the "
+                            "phone's answer instead.")
+
+        def start():
+            from js import document  # type: ignore[import-not-found]
+
+            video = platform.py(document.querySelector("[data-testid=scan-video]"))
+            if video is None:
+                self.scanning = None
+                return
+            wire.run(self.app, lambda: wire.js().scan(video), read, failed)
+
+        self.app.later(0, start)  # after the render that draws the video element
+
+    def stop_scan(self) -> None:
+        self.scanning = None
+        try:
+            wire.js().stopScan()
+        except Exception:
+            pass
+
+    # ------------------------------------------------------------ the drawer
+    def handle(self, name: str, arg) -> bool:
+        if name == "phones-invite":
+            self.invite()
+        elif name == "phones-rejoin" and (d := self._device(arg)) is not None:
+            self.invite(d)
+        elif name == "phones-connect" and (d := self._device(arg)) is not None:
+            self.accept(d, self.answer_text)
+        elif name == "phones-scan" and (d := self._device(arg)) is not None:
+            self.scan(d)
+        elif name == "phones-scan-stop":
+            self.stop_scan()
+        elif name == "phones-drop" and (d := self._device(arg)) is not None:
+            self.drop(d)
+        elif name == "phones-copy" and (d := self._device(arg)) is not None:
+            platform.copy_text(d.link)
+            self.app.toast("Copied the invitation link.")
+        else:
+            return False
+        return True
+
+    def field(self, name: str, value: str) -> bool:
+        if name == "session:phones-answer":
+            self.answer_text = value
+            return True
+        return False
+
+    def view(self):
+        kind = self.session.kind
+        pending = [d for d in self.devices if not d.paired]
+        paired = [d for d in self.devices if d.paired]
+        can = wire.available()
+        return h("div", {"class": "panel drawer phones", "aria-label": "Players' phones"},
+                 h("div", {"class": "spread"}, h("h2", {}, "Players' phones"),
+                   button("Close", "session:drawer", "", cls="btn small ghost")),
+                 h("p", {"class": "muted"}, "A phone at the table can watch this game live over the same Wi-Fi: "
+                                           "no internet, no account. The tablet keeps the game; a watcher's phone "
+                                           "shows only what a spectator may see."),
+                 h("p", {"class": "msg-error", "role": "alert"}, "This browser cannot connect phones (it has "
+                                                                  "no WebRTC).") if not can else None,
+                 h("div", {"class": "row"},
+                   button("Invite a watcher", "session:phones-invite", cls="btn primary",
+                          disabled=not can or any(d.status in ("inviting", "invited", "connecting")
+                                                  for d in self.devices),
+                          data_focus="phones-invite")),
+                 h("p", {"class": "msg-error phones-problem", "role": "alert", "data-testid": "phones-problem"},
+                   self.problem) if self.problem else None,
+                 [self._pending_view(d) for d in pending],
+                 h("section", {"aria-labelledby": f"{kind}-phones-paired"},
+                   h("h3", {"id": f"{kind}-phones-paired"}, "Paired phones"),
+                   h("ul", {"class": "phone-list", "data-testid": "phones-paired"},
+                     [self._paired_row(d) for d in paired]) if paired else
+                   h("p", {"class": "muted"}, "None yet.")))
+
+    def _pending_view(self, d: Device):
+        rerender = lambda: self.app.later(0, self.app.render)  # noqa: E731
+        if d.status == "inviting":
+            body = h("p", {"class": "muted", "role": "status"}, "Preparing the invitation…")
+        elif d.status == "failed":
+            body = h("div", {"class": "row"}, button("Make a new invitation", "session:phones-rejoin", d.number,
+                                                     cls="btn primary"))
+        else:
+            # the code beside the steps (under them on a narrow screen): all of it on screen at once
+            body = h("div", {"class": "phone-invite-body"},
+                     qr.code_figure(d.link, f"QR code of the invitation for {d.label}", "phones-offer-qr", rerender),
+                     h("div", {"class": "phone-steps"},
+                       h("p", {}, h("strong", {}, "1. "), "On the phone, point the camera app at this code and open "
+                                                          "the link (or send the phone this link)."),
+                       h("div", {"class": "row"},
+                         h("label", {"class": "visually-hidden", "for": f"phones-link-{d.number}"}, "Invitation link"),
+                         h("input", {"type": "text", "readonly": True, "id": f"phones-link-{d.number}",
+                                     "value": d.link, "class": "share-url", "data-testid": "phones-link"}),
+                         button("Copy link", "session:phones-copy", d.number, cls="btn small")),
+                       h("p", {}, h("strong", {}, "2. "), "The phone then shows its answer: scan it with this "
+                                                          "tablet's camera, or paste its text."),
+                       self._scan_view(d),
+                       h("label", {"class": "field"}, "Paste the phone's answer",
+                         h("textarea", {"data-field": "session:phones-answer", "rows": "2", "value": self.answer_text,
+                                        "data-testid": "phones-answer", "autocomplete": "off",
+                                        "spellcheck": "false"})),
+                       h("div", {"class": "row"},
+                         button("Connecting…" if d.status == "connecting" else "Connect", "session:phones-connect",
+                                d.number, cls="btn primary", disabled=d.status == "connecting"))))
+        return h("section", {"class": "phone-invite", "data-key": f"invite-{d.number}",
+                             "data-testid": "phones-invite", "data-status": d.status},
+                 h("div", {"class": "spread"}, h("h3", {}, f"Inviting {d.label}"),
+                   button("Cancel", "session:phones-drop", d.number, cls="btn small ghost",
+                          aria_label=f"Cancel the invitation of {d.label}")),
+                 body)
+
+    def _scan_view(self, d: Device):
+        if self.scanning == d.number:
+            return h("div", {"class": "phone-scan"},
+                     h("video", {"class": "scan-video", "data-testid": "scan-video", "aria-label": "Camera",
+                                 "playsinline": True, "muted": True}),
+                     button("Stop the camera", "session:phones-scan-stop", cls="btn small"))
+        return h("div", {"class": "row"},
+                 button("Scan the phone's code", "session:phones-scan", d.number, cls="btn"))
+
+    def _paired_row(self, d: Device):
+        words = {"connected": "connected", "away": "away", "inviting": "away: preparing a new code",
+                 "invited": "away: a new code is shown", "connecting": "away: connecting…",
+                 "failed": "away: no connection formed"}[d.status]
+        again = d.status in ("away", "failed")
+        rejoin = [self._pending_view(d)] if d.status in ("inviting", "invited", "connecting") else []
+        return h("li", {"class": ["phone-row", d.status], "data-key": f"phone-{d.number}",
+                        "data-testid": "phone-row", "data-status": d.status},
+                 h("div", {"class": "spread"},
+                   h("span", {}, h("strong", {}, d.label), " · watches · ",
+                     h("span", {"class": "phone-status", "data-testid": "phone-status"}, words),
+                     h("span", {"class": "muted"}, f" · {d.refused} refused") if d.refused else None),
+                   h("div", {"class": "row"},
+                     button("Rejoin", "session:phones-rejoin", d.number, cls="btn small",
+                            aria_label=f"Rejoin: a new code for {d.label}'s phone") if again else None,
+                     button("Drop", "session:phones-drop", d.number, cls="btn small danger",
+                            aria_label=f"Drop {d.label}'s phone (take the seat back)"))),
+                 rejoin)

@@ -1,0 +1,317 @@
+"""A phone at the table (issue 32): ``#/join?t=<table>&s=<seat>&k=<tablet>&o=<offer>``.
+
+The link comes from the tablet's "Players' phones…" (web/phones.py) as a QR code the
+phone's camera app opens. The phone says which table and seat it joins, answers the
+offer (static/wire.js) and shows its answer as a QR code and as text for the tablet to
+scan or paste. Once connected it draws what the tablet sends with the table's own
+read-only view: for the watch seat, the spectator copy, exactly as a spectator link
+would show it, live.
+
+What a reload needs is kept on the phone: the seat and the last view in sessionStorage
+(the screen comes back as it was, marked away), the seat's secret from the tablet in
+localStorage (a rejoin proves it is the same phone). A reload cannot reuse the old
+offer: the phone says to tap Rejoin on the tablet and open the new code.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+
+from engine import codec
+from engine import game as games
+from engine.registry import BY_KIND
+from web import platform, qr, seatmsg, wire
+from web.dom import button, h
+from web.session import Session
+
+#: sessionStorage: the seat this tab joined and the last view it had.
+KEPT_KEY = "ct:v1:join"
+#: localStorage, per tablet and seat: the seat's secret the tablet gave this phone.
+TOKEN_KEY = "ct:v1:seat-token:{table}:{seat}"
+
+#: What the phone says about the connection, by status.
+STATUS_WORDS = {"answering": "preparing its answer", "answered": "waiting for the tablet",
+                "connected": "connected", "away": "away", "dropped": "seat taken back", "failed": "not connected"}
+
+
+class WatchSession(Session):
+    """A table's session on a watching phone: the game the tablet sent, never saved, no
+    move, no drawer; the phone's own bar in place of the session's toolbar."""
+
+    watch = True
+
+    def __init__(self, app, kind: str, bar) -> None:
+        super().__init__(app, kind, BY_KIND[kind].title)
+        self.bar = bar
+
+    def show(self, game) -> None:
+        self.slot, self.game, self.name = None, game, ""
+
+    def toolbar(self):
+        return self.bar()
+
+    def banner(self):
+        return None
+
+    def drawer_view(self):
+        return None
+
+    def save(self, force: bool = False) -> None:
+        return None
+
+    def try_act(self, action: dict) -> str | None:
+        return "This phone watches the table: moves are made on the tablet."
+
+    def handle(self, action: str, arg, el=None) -> bool:
+        return action.startswith(("session:", "file:"))  # nothing of the tablet's session here
+
+
+def _words(value) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= 40 and value.isascii() and value.replace("-", "").isalnum()
+
+
+class JoinView:
+    route = "join"
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.kind: str | None = None
+        self.seat = seatmsg.WATCH
+        self.table = ""
+        self.status = "failed"
+        self.problem: str | None = None
+        self.answer = ""
+        self.peer: int | None = None
+        self.label = ""
+        self.shown = -1
+        self.tables: dict[str, object] = {}  # kind → the table's view, drawing the watched game
+
+    # ------------------------------------------------------------ the link
+    def on_enter(self, params: dict) -> None:
+        kind, seat, table, offer = params.get("t"), params.get("s"), params.get("k"), params.get("o")
+        if kind not in BY_KIND or seat != seatmsg.WATCH or not _words(table):
+            self._restore()
+            if self.kind is None:
+                self.status, self.problem = "failed", ("This link is not a whole invitation from a table. On the "
+                                                      "tablet, open Players' phones… and invite this phone again.")
+            return
+        wire.close(self.peer)
+        self.kind, self.seat, self.table, self.peer = kind, seat, table, None
+        platform.replace_hash(f"#/join?t={kind}&s={seat}&k={table}")  # a reload never answers an old offer
+        if not offer:
+            self._restore()
+            return
+        if not wire.available():
+            self.status, self.problem = "failed", "This browser cannot join a table (it has no WebRTC)."
+            return
+        self.status, self.problem, self.answer = "answering", None, ""
+        self._keep()
+
+        def made(result):
+            self.peer, self.answer = result
+            self.status = "answered"
+            wire.attach(self.app, self.peer, self._event)
+
+        def failed(err):
+            self.status, self.problem = "failed", ("This invitation could not be read: it may have been cut short. "
+                                                   "Open the code on the tablet again.")
+
+        wire.run(self.app, lambda: wire.answer(offer), made, failed)
+
+    def _restore(self) -> None:
+        """After a reload: the seat and its last view, as they were, marked away."""
+        kept = _kept()
+        if kept is None:
+            return
+        self.kind, self.seat, self.table, self.label = kept["t"], kept["s"], kept["k"], kept["label"]
+        self.status = "away"
+        if kept["g"] is not None:
+            self._show(kept["g"], keep=False)
+
+    def _keep(self, payload: str | None = None) -> None:
+        try:
+            from js import sessionStorage  # type: ignore[import-not-found]
+
+            sessionStorage.setItem(KEPT_KEY, json.dumps({"t": self.kind, "s": self.seat, "k": self.table,
+                                                         "label": self.label, "g": payload}))
+        except Exception:
+            pass  # a phone that keeps nothing just needs a new code after a reload
+
+    # ------------------------------------------------------------ the wire
+    def _event(self, kind: str, text: str) -> None:
+        if kind == "open":
+            token = _token(self.table, self.seat) or ""
+            wire.send(self.peer, seatmsg.hello(token))
+        elif kind == "message":
+            try:
+                message = seatmsg.read_table_message(text)
+            except seatmsg.SeatMessageError as err:
+                self.problem = f"Ignored a message: {err}."
+                return
+            self._message(message)
+        elif kind == "close" or (kind == "state" and text in ("disconnected", "failed", "closed")):
+            if self.status == "connected":
+                self.status = "away"
+            elif self.status == "answered" and text == "failed":
+                self.status, self.problem = "failed", ("No connection formed. Are this phone and the tablet on "
+                                                       "the same Wi-Fi? A guest network may keep them apart.")
+
+    def _message(self, message: dict) -> None:
+        kind = message["type"]
+        if kind == "welcome":
+            if message["kind"] != self.kind or message["seat"] != self.seat or not (
+                    message["token"] == "" or seatmsg.is_token(message["token"])):
+                self.problem = "The tablet answered for another table or seat."
+                return
+            self.label, self.status, self.problem = message["label"], "connected", None
+            _set_token(self.table, self.seat, message["token"])
+            self._keep()
+        elif kind == "view":
+            if message["kind"] != self.kind or message["n"] <= self.shown:
+                return
+            self.shown = message["n"]
+            self.status = "connected"
+            self._show(message["g"])
+        elif kind == "bye":
+            self.status, self.problem = "dropped", message["text"]
+            wire.close(self.peer)
+            self.peer = None
+            self._keep()
+
+    def _show(self, payload: str | None, keep: bool = True) -> None:
+        table = self._table()
+        if payload is None:
+            table.session.show(None)
+        else:
+            try:
+                game = codec.decode_share(payload)
+            except codec.ShareError as err:
+                self.problem = f"The table's view could not be shown: {err}"
+                return
+            if game.kind != self.kind or not games.is_spectator(game):
+                self.problem = "The tablet sent a view of another kind: it is not shown."
+                return
+            table.session.show(game)
+        if keep:
+            self._keep(payload)
+
+    def _table(self):
+        """The table's own view (conflict, campaign …), drawing the watched game."""
+        view = self.tables.get(self.kind)
+        if view is None:
+            module, _, name = BY_KIND[self.kind].view.partition(":")
+            view = getattr(importlib.import_module(module), name)(self.app)
+            view.session = WatchSession(self.app, self.kind, self._bar)
+            self.tables[self.kind] = view
+        return view
+
+    # ------------------------------------------------------------ drawing
+    def _bar(self):
+        title = BY_KIND[self.kind].title if self.kind in BY_KIND else "the table"
+        status = self.status
+        return h("div", {"class": ["seat-bar", status], "role": "status", "data-testid": "seat-bar",
+                         "data-status": status},
+                 h("span", {"class": "seat-name"}, h("strong", {}, self.label or "Watcher"), f" · watching {title}"),
+                 h("span", {"class": "seat-status", "data-testid": "seat-status"}, STATUS_WORDS.get(status, status)))
+
+    def render(self):
+        if self.kind is None:
+            return h("section", {"class": "panel join"}, h("h2", {}, "Join a table"),
+                     h("p", {"class": "msg-error", "role": "alert"}, self.problem or ""))
+        title = BY_KIND[self.kind].title
+        problem = h("p", {"class": "msg-error", "role": "alert", "data-testid": "join-problem"},
+                    self.problem) if self.problem else None
+        if self.status in ("answering", "answered") or (self.status == "failed" and not self._has_view()):
+            return [self._bar(), h("section", {"class": "panel join", "data-testid": "join"},
+                                   h("h2", {}, f"Join {title} as a watcher"),
+                                   problem, self._answer_view(),
+                                   h("p", {"class": "muted"}, "This phone will show the table live, read-only: what "
+                                                             "a spectator may see, nothing hidden."))]
+        table = self._table()
+        away = None
+        if self.status in ("away", "dropped"):
+            away = h("div", {"class": "seat-away", "role": "alert", "data-testid": "seat-away"},
+                     h("p", {}, self.problem if self.status == "dropped" and self.problem else
+                       "Away from the table: this is the table as it was. On the tablet, open Players' phones… and "
+                       "tap Rejoin beside this phone, then open the new code with this phone's camera."))
+        if table.session.game is None:
+            body = [self._bar(), away, problem, h("p", {"class": "panel muted"}, "The tablet has no game open yet.")]
+            return body
+        frame = table.render()
+        frame = frame if isinstance(frame, list) else [frame]
+        # the seat bar (the frame's toolbar) first, then what is wrong, then the table
+        return [frame[0], h("div", {"data-key": "seat-notes", "class": "frame-slot"}, away,
+                            problem if self.status != "dropped" else None), *frame[1:]]
+
+    def _has_view(self) -> bool:
+        view = self.tables.get(self.kind) if self.kind else None
+        return view is not None and view.session.game is not None
+
+    def _answer_view(self):
+        if self.status == "answering":
+            return h("p", {"class": "muted", "role": "status"}, "Preparing this phone's answer…")
+        if self.status != "answered":
+            return None
+        rerender = lambda: self.app.later(0, self.app.render)  # noqa: E731
+        return h("div", {"class": "join-answer"},
+                 qr.code_figure(self.answer, "QR code of this phone's answer", "join-answer-qr", rerender, brief=True),
+                 h("p", {}, "Show this code to the tablet (“Scan the phone's code”), or copy the text and paste it "
+                            "there (“Paste the phone's answer”)."),
+                 h("div", {"class": "row"},
+                   h("label", {"class": "visually-hidden", "for": "join-answer-text"}, "This phone's answer"),
+                   h("textarea", {"id": "join-answer-text", "readonly": True, "rows": "1", "value": self.answer,
+                                  "data-testid": "join-answer", "class": "share-url"}),
+                   button("Copy", "join:copy", cls="btn primary", aria_label="Copy the answer")))
+
+    def handle(self, action: str, arg, el, event) -> None:
+        if action == "join:copy":
+            platform.copy_text(self.answer)
+            self.app.toast("Copied the answer: paste it on the tablet.")
+            return
+        view = self.tables.get(self.kind) if self.kind else None
+        if view is not None and not action.startswith(("session:", "file:")):
+            view.handle(action, arg, el, event)  # the read-only view's own toggles; no move is made
+
+    def field(self, name: str, value: str, live: bool, row: str | None = None) -> bool:
+        return False
+
+
+def _kept() -> dict | None:
+    """The seat this tab joined, read as hostile input (storage can hold anything)."""
+    try:
+        from js import sessionStorage  # type: ignore[import-not-found]
+
+        raw = platform.text(sessionStorage.getItem(KEPT_KEY))
+    except Exception:
+        return None
+    if not raw or len(raw) > seatmsg.MAX_TABLE_MESSAGE or codec.json_depth(raw, limit=2) > 1:
+        return None
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    if (not isinstance(data, dict) or set(data) != {"t", "s", "k", "label", "g"} or data["t"] not in BY_KIND
+            or data["s"] != seatmsg.WATCH or not _words(data["k"]) or not isinstance(data["label"], str)
+            or len(data["label"]) > 80 or not (data["g"] is None or isinstance(data["g"], str))):
+        return None
+    return data
+
+
+def _token(table: str, seat: str) -> str | None:
+    try:
+        from js import localStorage  # type: ignore[import-not-found]
+
+        value = platform.text(localStorage.getItem(TOKEN_KEY.format(table=table, seat=seat)))
+    except Exception:
+        return None
+    return value if value is not None and seatmsg.is_token(value) else None
+
+
+def _set_token(table: str, seat: str, token: str) -> None:
+    try:
+        from js import localStorage  # type: ignore[import-not-found]
+
+        localStorage.setItem(TOKEN_KEY.format(table=table, seat=seat), token)
+    except Exception:
+        pass

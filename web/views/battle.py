@@ -25,7 +25,7 @@ from web.dom import button, h
 from web.session import Session
 from web.views.chances import percent, whole_percent
 from web.views.curtain import CurtainGuard, curtain
-from web.views.rulebits import rule_ref, with_rule_refs
+from web.views.rulebits import rule_ref, seat_house_rules, with_rule_refs
 from web.views.tool import ToolView, whole
 
 DRAFT_KEY = "ct:v1:draft:battle"
@@ -1245,6 +1245,7 @@ class BattleView(ToolView):
                      "No house tables: Major, Crushing and Legendary read the Minor victory table."),
                    [h("li", {}, rule_ref(rid, "battle"), " ", h("span", {"class": "badge house"}, "House rule"), " ",
                       text) for rid, text in ai.HOUSE_RULES.items() if rid != "HR-AI-7"],
+                   seat_house_rules(),
                    h("li", {}, h("span", {"class": "badge ruling"}, "Rulings"), " ",
                      [[rule_ref(rid, "battle"), " "] for rid in ai.RULINGS]),
                    h("li", {}, button("Print the result matrices", "battle:print", cls="btn small"))))

@@ -25,7 +25,7 @@ from web.views.cards import card_back, card_button, card_picker, card_view
 from web.views.chances import percent
 from web.views.curtain import CurtainGuard, curtain
 from web.views.dice import die_faces
-from web.views.rulebits import rule_ref, with_rule_refs
+from web.views.rulebits import rule_ref, seat_house_rules, with_rule_refs
 from web.views.tool import ToolView, whole
 
 DRAFT_KEY = "ct:v1:draft:campaign"
@@ -696,6 +696,7 @@ class CampaignView(ToolView):
                      " ", cmp.DECKS[deck]),
                    [h("li", {}, rule_ref(rid, "campaign"), " ", h("span", {"class": "badge house"}, "House rule"),
                       " ", text) for rid, text in cmp.HOUSE_RULES.items()],
+                   seat_house_rules(),
                    h("li", {}, h("span", {"class": "badge ruling"}, "Rulings"), " Where the source is silent, the "
                      "app follows these rulings: ", [[rule_ref(rid, "campaign"), " "] for rid in cmp.RULINGS])))
 

@@ -22,7 +22,7 @@ from web.dom import button, h
 from web.session import Session
 from web.views.cards import card_back, card_button, card_picker, card_view, suit_mark
 from web.views.curtain import curtain
-from web.views.rulebits import rule_ref, with_rule_refs
+from web.views.rulebits import rule_ref, seat_house_rules, with_rule_refs
 from web.views.tool import ToolView, whole
 
 DRAFT_KEY = "ct:v1:draft:conflict"
@@ -982,6 +982,7 @@ class ConflictView(ToolView):
                    [h("li", {}, rule_ref(rid, "conflict"), " ",
                       h("span", {"class": "badge house"}, "House rule"), " ", text)
                     for rid, text in oic.HOUSE_RULES.items()],
+                   seat_house_rules(),
                    h("li", {}, h("span", {"class": "badge ruling"}, "Rulings"), " Where the source is silent or "
                      "contradicts itself, the app follows these rulings: ",
                      [[rule_ref(rid, "conflict"), " "] for rid in oic.RULINGS])))

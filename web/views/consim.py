@@ -30,7 +30,7 @@ from web.session import Session
 from web.views.cards import card_picker, card_view
 from web.views.chances import whole_percent
 from web.views.dice import die_faces
-from web.views.rulebits import rule_ref, with_rule_refs
+from web.views.rulebits import rule_ref, seat_house_rules, with_rule_refs
 from web.views.tool import ToolView, whole
 
 ROUTE = "initiative"
@@ -1238,6 +1238,7 @@ class ConsimView(ToolView):
                       " ", v.label, ": ", v.describe(settings[v.key])) for v in cs.VARIANTS],
                    [h("li", {}, rule_ref(rid, ROUTE), " ", h("span", {"class": "badge house"}, "House rule"), " ", text)
                     for rid, text in cs.HOUSE_RULES.items() if rid not in {v.rule_id for v in cs.VARIANTS}],
+                   seat_house_rules(),
                    h("li", {}, h("span", {"class": "badge ruling"}, "Rulings"), " ",
                      [[rule_ref(rid, ROUTE), " "] for rid in cs.RULINGS])),
                  h("div", {"class": "row"},

@@ -5,7 +5,11 @@ phone's camera app opens. The phone says which table and seat it joins, answers 
 offer (static/wire.js) and shows its answer as a QR code and as text for the tablet to
 scan or paste. Once connected it draws what the tablet sends with the table's own
 read-only view: for the watch seat, the spectator copy, exactly as a spectator link
-would show it, live.
+would show it, live; for a player's seat (``s=side-0/player-1``), that same public table
+plus the player's own hand from the seat's view (:func:`engine.seats.seat_view`'s
+``private``), its playable cards tappable. A tap asks the tablet for the move (an ``act``
+message carrying the view's position, so a double tap never plays twice, HR-SEAT-4); the
+tablet's next view or its refusal (the clause and its words) answers.
 
 What a reload needs is kept on the phone: the seat and the last view in sessionStorage
 (the screen comes back as it was, marked away), the seat's secret from the tablet in
@@ -20,10 +24,13 @@ import json
 
 from engine import codec
 from engine import game as games
+from engine import seats as seating
+from engine.cards import Card, CardError
 from engine.registry import BY_KIND
 from web import platform, qr, seatmsg, wire
 from web.dom import button, h
 from web.session import Session
+from web.views.cards import card_button
 
 #: sessionStorage: the seat this tab joined and the last view it had.
 KEPT_KEY = "ct:v1:join"
@@ -67,6 +74,27 @@ class WatchSession(Session):
         return action.startswith(("session:", "file:"))  # nothing of the tablet's session here
 
 
+def _seat_id(value) -> bool:
+    """Whether ``value`` is a seat id a link or storage may name (``watch``, ``side-0/player-1`` …)."""
+    if value == seatmsg.WATCH:
+        return True
+    try:
+        return bool(seating.seat_numbers(value))
+    except seating.SeatRefused:
+        return False
+
+
+def _cards(tokens) -> list[Card]:
+    """The cards of a seat's view (``["9H", "2S"]``), read as hostile input: bad ones are left out."""
+    out = []
+    for token in tokens if isinstance(tokens, list) else ():
+        try:
+            out.append(Card.parse(token))
+        except (CardError, ValueError, TypeError):
+            continue
+    return out
+
+
 def _words(value) -> bool:
     return isinstance(value, str) and 0 < len(value) <= 40 and value.isascii() and value.replace("-", "").isalnum()
 
@@ -86,11 +114,16 @@ class JoinView:
         self.label = ""
         self.shown = -1
         self.tables: dict[str, object] = {}  # kind → the table's view, drawing the watched game
+        self.private: dict | None = None  # what this seat alone sees (a player's seat), from its last view
+        self.position = 0  # the table's position in the last view (a move is asked on it: HR-SEAT-4)
+        self.asked: int | None = None  # the position a move was asked on, until the table answers
+        self.selected: list[str] = []  # the cards chosen to discard (OIC-8), on this phone only
+        self.refusal: tuple[str, str] | None = None  # the tablet's last refusal: clause, words
 
     # ------------------------------------------------------------ the link
     def on_enter(self, params: dict) -> None:
         kind, seat, table, offer = params.get("t"), params.get("s"), params.get("k"), params.get("o")
-        if kind not in BY_KIND or seat != seatmsg.WATCH or not _words(table):
+        if kind not in BY_KIND or not _seat_id(seat) or not _words(table):
             self._restore()
             if self.kind is None:
                 self.status, self.problem = "failed", ("This link is not a whole invitation from a table. On the "
@@ -141,8 +174,8 @@ class JoinView:
     # ------------------------------------------------------------ the wire
     def _event(self, kind: str, text: str) -> None:
         if kind == "open":
-            token = _token(self.table, self.seat) or ""
-            wire.send(self.peer, seatmsg.hello(token))
+            token = _token(self.table, self.seat) or seatmsg.NEW_TOKEN
+            wire.send(self.peer, seatmsg.hello(self.seat, token, self.position))
         elif kind == "message":
             try:
                 message = seatmsg.read_table_message(text)
@@ -173,6 +206,11 @@ class JoinView:
             self.shown = message["n"]
             self.status = "connected"
             self._show(message["g"])
+        elif kind == "seat":
+            self._seat_view(message)
+        elif kind == "refused":
+            self.asked, self.refusal = None, (message["rule"], message["text"])
+            self.position = max(0, message["n"])
         elif kind == "bye":
             self.status, self.problem = "dropped", message["text"]
             wire.close(self.peer)
@@ -212,7 +250,8 @@ class JoinView:
         status = self.status
         return h("div", {"class": ["seat-bar", status], "role": "status", "data-testid": "seat-bar",
                          "data-status": status},
-                 h("span", {"class": "seat-name"}, h("strong", {}, self.label or "Watcher"), f" · watching {title}"),
+                 h("span", {"class": "seat-name"}, h("strong", {}, self.label or "Watcher"),
+                   f" · watching {title}" if self.seat == seatmsg.WATCH else f" · {title}"),
                  h("span", {"class": "seat-status", "data-testid": "seat-status"}, STATUS_WORDS.get(status, status)))
 
     def render(self):
@@ -220,14 +259,17 @@ class JoinView:
             return h("section", {"class": "panel join"}, h("h2", {}, "Join a table"),
                      h("p", {"class": "msg-error", "role": "alert"}, self.problem or ""))
         title = BY_KIND[self.kind].title
+        watching = self.seat == seatmsg.WATCH
         problem = h("p", {"class": "msg-error", "role": "alert", "data-testid": "join-problem"},
                     self.problem) if self.problem else None
         if self.status in ("answering", "answered") or (self.status == "failed" and not self._has_view()):
             return [self._bar(), h("section", {"class": "panel join", "data-testid": "join"},
-                                   h("h2", {}, f"Join {title} as a watcher"),
+                                   h("h2", {}, f"Join {title} as {'a watcher' if watching else 'a player'}"),
                                    problem, self._answer_view(),
                                    h("p", {"class": "muted"}, "This phone will show the table live, read-only: what "
-                                                             "a spectator may see, nothing hidden."))]
+                                                             "a spectator may see, nothing hidden." if watching else
+                                     "This phone will show the table live and your own hand: only this phone is "
+                                     "sent it. Your moves are made here; the tablet keeps the game."))]
         table = self._table()
         away = None
         if self.status in ("away", "dropped"):
@@ -242,7 +284,102 @@ class JoinView:
         frame = frame if isinstance(frame, list) else [frame]
         # the seat bar (the frame's toolbar) first, then what is wrong, then the table
         return [frame[0], h("div", {"data-key": "seat-notes", "class": "frame-slot"}, away,
-                            problem if self.status != "dropped" else None), *frame[1:]]
+                            problem if self.status != "dropped" else None),
+                h("div", {"data-key": "seat-hand", "class": "frame-slot"}, self._hand_view()), *frame[1:]]
+
+    # ------------------------------------------------------------ a player's seat
+    def _seat_view(self, message: dict) -> None:
+        """A player seat's view: the public table (replayed from its saved form) and what
+        this seat alone sees. A view of another table or seat, or an old one, is not shown."""
+        view = message["view"]
+        if (message["kind"] != self.kind or view["kind"] != self.kind or view["seat"] != self.seat
+                or message["n"] <= self.shown):
+            return
+        try:
+            game, _ = codec.game_from_dict(view["public"])
+        except codec.CodecError as err:
+            self.problem = f"The table's view could not be shown: {err}"
+            return
+        if game.kind != self.kind or not games.is_spectator(game):
+            self.problem = "The tablet sent a view of another kind: it is not shown."
+            return
+        self.shown, self.status = message["n"], "connected"
+        if view["position"] != self.position:
+            self.refusal, self.selected = None, []  # the table moved on: a new choice
+        self.position, self.asked = max(0, view["position"]), None
+        self.private = view["private"]
+        if view["label"]:
+            self.label = view["label"][:80]
+        self._table().session.show(game)
+        self._keep(codec.encode_share(game))  # a reload shows the public table, never the hand
+
+    def _ask(self, action: dict) -> None:
+        """Ask the tablet for ``action`` on the view drawn now; nothing more until it answers
+        (a second tap of a double tap lands on a disabled card, and would be refused anyway,
+        HR-SEAT-4)."""
+        if self.status != "connected" or self.asked is not None:
+            return
+        token = _token(self.table, self.seat)
+        if token is None:
+            self.problem = "This phone has no seat key yet: wait for the tablet to welcome it."
+            return
+        if wire.send(self.peer, seatmsg.act(self.seat, token, self.position, action)):
+            self.asked, self.refusal = self.position, None
+
+    def _hand_view(self):
+        """The seat's own hand (Organizations In Conflict, OIC-8, OIC-11, OIC-14): the cards it
+        may play tappable while its side is to play; its discard while the discard phase lasts."""
+        p = self.private
+        if self.seat == seatmsg.WATCH or not isinstance(p, dict) or self.kind != "conflict":
+            return None
+        hand = _cards(p.get("hand"))
+        playable = {str(c) for c in _cards(p.get("playable"))}
+        live = self.status == "connected" and self.asked is None
+        discarding = p.get("may_discard") is True
+        refused = (h("p", {"class": "msg-error", "role": "alert", "data-testid": "seat-refused"},
+                      h("span", {"class": "rule-id"}, self.refusal[0]), " ", self.refusal[1])
+                   if self.refusal else None)
+        if p.get("hand") is None:  # real cards: the hand is in the player's fingers
+            return h("section", {"class": "panel seat-hand", "data-testid": "seat-hand"},
+                     h("p", {"class": "muted"}, "This table plays with real cards: play them on the table and "
+                                                "enter them on the tablet."), refused)
+        if discarding:
+            say = "Choose the cards to discard (OIC-8), or keep them all."
+        elif p.get("to_play") is True:
+            say = "Your side is to play: tap a highlighted card." if playable else "None of your cards can be played."
+        elif p.get("phase") == "discard":
+            say = "Discarded: waiting for the other players."
+        else:
+            say = "Your hand. The other side is to play." if p.get("phase") == "play" else "Your hand."
+        tiles = []
+        for card in hand:
+            token = str(card)
+            if discarding:
+                chosen = token in self.selected
+                tiles.append(card_button(card, "join:select", token, "selected" if chosen else "", size="pick",
+                                         pressed=chosen, disabled=not live))
+            elif token in playable:
+                tiles.append(card_button(card, "join:play", token, "playable", size="pick",
+                                         label=f"Play the {card.name}", disabled=not live))
+            else:
+                tiles.append(card_button(card, "", token, "blocked", size="pick", disabled=True))
+        controls = []
+        if discarding:
+            n = len(self.selected)
+            controls.append(button(f"Discard {n} card{'s' if n != 1 else ''}" if n else "Keep all cards",
+                                   "join:discard", cls="btn primary", disabled=not live))
+        elif p.get("may_pass") is True:
+            controls.append(button("Cannot play — end the round" if not playable else "Pass — end the round",
+                                   "join:pass", cls="btn", disabled=not live))
+        return h("section", {"class": "panel seat-hand", "data-testid": "seat-hand", "data-position": str(self.position),
+                             "data-asked": "true" if self.asked is not None else "false",
+                             "aria-label": f"{self.label or 'Your'} hand"},
+                 h("p", {"class": "seat-say", "role": "status"}, "Sent: waiting for the tablet…"
+                   if self.asked is not None else say),
+                 refused,
+                 h("div", {"class": "hand seat-cards", "role": "group", "aria-label": "Your cards",
+                           "data-testid": "seat-cards"}, tiles),
+                 h("div", {"class": "row"}, controls) if controls else None)
 
     def _has_view(self) -> bool:
         view = self.tables.get(self.kind) if self.kind else None
@@ -269,6 +406,18 @@ class JoinView:
             platform.copy_text(self.answer)
             self.app.toast("Copied the answer: paste it on the tablet.")
             return
+        if action == "join:play" and isinstance(arg, str):
+            self._ask({"type": "play", "card": arg})
+            return
+        if action == "join:pass":
+            self._ask({"type": "pass"})
+            return
+        if action == "join:select" and isinstance(arg, str):
+            self.selected = [c for c in self.selected if c != arg] if arg in self.selected else [*self.selected, arg]
+            return
+        if action == "join:discard":
+            self._ask({"type": "discard", "cards": list(self.selected)})
+            return
         view = self.tables.get(self.kind) if self.kind else None
         if view is not None and not action.startswith(("session:", "file:")):
             view.handle(action, arg, el, event)  # the read-only view's own toggles; no move is made
@@ -292,7 +441,7 @@ def _kept() -> dict | None:
     except ValueError:
         return None
     if (not isinstance(data, dict) or set(data) != {"t", "s", "k", "label", "g"} or data["t"] not in BY_KIND
-            or data["s"] != seatmsg.WATCH or not _words(data["k"]) or not isinstance(data["label"], str)
+            or not _seat_id(data["s"]) or not _words(data["k"]) or not isinstance(data["label"], str)
             or len(data["label"]) > 80 or not (data["g"] is None or isinstance(data["g"], str))):
         return None
     return data

@@ -600,3 +600,83 @@ def test_a_phones_move_for_another_seat_is_refused_and_said_on_both(page, base_u
         assert_app_ok(page)
     finally:
         device.close()
+
+
+# --------------------------------------------------------------------------- player seats (campaign)
+def campaign_game(page):
+    raw = page.evaluate("""() => Object.keys(localStorage).filter(k => k.startsWith('ct:v1:slot:campaign-'))
+                              .map(k => localStorage.getItem(k))""")
+    assert len(raw) == 1
+    return codec.loads(raw[0])[0]
+
+
+def pair_player(tablet, new_device, label: str, seat: str):
+    device = new_device(viewport=PHONE, has_touch=True)
+    device.add_init_script(RECORD_WIRE)
+    phone = device.new_page()
+    phone.set_default_timeout(PATIENCE)
+    tablet.get_by_role("button", name=f"Invite {label}'s phone").tap()
+    link = wait_link(tablet)
+    assert f"&s={seat}&" in link
+    paste_answer(tablet, answer_on_phone(phone, link))
+    phone.wait_for_selector("[data-testid=seat-bar][data-status=connected]")
+    phone.wait_for_selector("[data-testid=seat-hand]")
+    return device, phone
+
+
+def test_a_campaign_battles_spoils_are_taken_on_the_winners_phone(page, base_url, new_device):
+    """CMP-4 on a phone: Anna wins a battle decisively on the tablet; her phone offers the
+    spoils (Ben's does not), one tap takes a pool card and the stake through the tablet's
+    session; neither phone is ever sent a card of the other's hand."""
+    from engine import campaign as cmp
+    from engine.game import replay
+
+    from .test_campaign import record, start
+
+    page.set_default_timeout(PATIENCE)
+    game = start(page, base_url)
+    page.get_by_role("button", name="Players' phones…").tap()
+    devices = []
+    try:
+        phones = {}
+        for p, name in enumerate(("Anna", "Ben")):
+            device, phones[p] = pair_player(page, new_device, name, f"player-{p}")
+            devices.append(device)
+        for p, phone in phones.items():  # each phone: its own cards, all on screen
+            own = {str(c) for c in replay(game).cards_of(p)}
+            shown = set(phone.locator("[data-testid=seat-cards] [data-card]").evaluate_all(
+                "els => els.map(e => e.dataset.card)"))
+            assert shown == own
+        page.keyboard.press("Escape")
+        game = record(page, game, 0, 9)  # decisive (CMP-3): the stake and one pool card
+        state = replay(game)
+        assert state.phase == "spoils"
+        wait_position(phones[1], game.position)
+        assert phones[1].locator("[data-testid=seat-spoils]").count() == 0  # only the winner takes
+        wait_position(phones[0], game.position)
+        pool = str(state.pool[0])
+        take = phones[0].locator(f"[data-testid=seat-spoils] [data-action='join:take'][data-arg='{pool}']")
+        assert_big_enough(phones[0], "[data-testid=seat-spoils] button")
+        assert take.bounding_box()["y"] + take.bounding_box()["height"] <= PHONE["height"]
+        phones[0].wait_for_timeout(DOUBLE_TAP_MS + 50)
+        take.tap()
+        for phone in phones.values():
+            wait_position(phone, game.position + 1)
+        after = campaign_game(page)
+        assert dict(after.actions[-1]) == {"type": "take", "stake": True, "pool": pool}
+        assert replay(after).phase != "spoils"
+        # Hidden means absent: what the spectator copy does not show of each hand never
+        # reached the other phone.
+        public = games.system(cmp.KIND).public_game(after)
+        seen = set(strings_of({"setup": public.setup, "actions": list(public.actions)}))
+        final = replay(after)
+        for p, phone in phones.items():
+            hidden = {str(c) for c in final.cards_of(1 - p)} - seen - {str(c) for c in final.cards_of(p)}
+            dealt = {str(c) for c in replay(game).cards_of(1 - p)} - seen - {str(c) for c in final.cards_of(p)}
+            assert hidden and dealt
+            texts = set(s for message in received(phone) for s in strings_of(message))
+            assert not (hidden | dealt) & texts, f"player {p}'s phone was sent the other's cards"
+        assert_app_ok(page)
+    finally:
+        for device in devices:
+            device.close()

@@ -30,7 +30,8 @@ from engine.registry import BY_KIND
 from web import platform, qr, seatmsg, wire
 from web.dom import button, h
 from web.session import Session
-from web.views.cards import card_button
+from web.views.cards import card_button, card_view
+from web.views.chances import percent
 
 #: sessionStorage: the seat this tab joined and the last view it had.
 KEPT_KEY = "ct:v1:join"
@@ -47,6 +48,7 @@ class WatchSession(Session):
     move, no drawer; the phone's own bar in place of the session's toolbar."""
 
     watch = True
+    seat_player = False  # a player's seat (its hand drawn by the join view), not only watching
 
     def __init__(self, app, kind: str, bar) -> None:
         super().__init__(app, kind, BY_KIND[kind].title)
@@ -119,6 +121,7 @@ class JoinView:
         self.asked: int | None = None  # the position a move was asked on, until the table answers
         self.selected: list[str] = []  # the cards chosen to discard (OIC-8), on this phone only
         self.refusal: tuple[str, str] | None = None  # the tablet's last refusal: clause, words
+        self.both = False  # the spoils drawn were of a decisive victory (the stake and a pool card, CMP-4)
 
     # ------------------------------------------------------------ the link
     def on_enter(self, params: dict) -> None:
@@ -242,6 +245,7 @@ class JoinView:
             view = getattr(importlib.import_module(module), name)(self.app)
             view.session = WatchSession(self.app, self.kind, self._bar)
             self.tables[self.kind] = view
+        view.session.seat_player = self.seat != seatmsg.WATCH
         return view
 
     # ------------------------------------------------------------ drawing
@@ -327,22 +331,76 @@ class JoinView:
             self.asked, self.refusal = self.position, None
 
     def _hand_view(self):
-        """The seat's own hand (Organizations In Conflict, OIC-8, OIC-11, OIC-14): the cards it
-        may play tappable while its side is to play; its discard while the discard phase lasts."""
+        """A player seat's own part, drawn above the public table: its hand and the moves it
+        may make now (the conflict, the campaign); nothing for the watch seat."""
         p = self.private
-        if self.seat == seatmsg.WATCH or not isinstance(p, dict) or self.kind != "conflict":
+        if self.seat == seatmsg.WATCH or not isinstance(p, dict):
             return None
-        hand = _cards(p.get("hand"))
-        playable = {str(c) for c in _cards(p.get("playable"))}
         live = self.status == "connected" and self.asked is None
-        discarding = p.get("may_discard") is True
         refused = (h("p", {"class": "msg-error", "role": "alert", "data-testid": "seat-refused"},
                       h("span", {"class": "rule-id"}, self.refusal[0]), " ", self.refusal[1])
                    if self.refusal else None)
+        if self.kind == "conflict":
+            return self._conflict_hand(p, live, refused)
+        if self.kind == "campaign":
+            return self._campaign_hand(p, live, refused)
+        return None
+
+    def _seat_panel(self, say: str, refused, *body):
+        return h("section", {"class": "panel seat-hand", "data-testid": "seat-hand", "data-position": str(self.position),
+                             "data-asked": "true" if self.asked is not None else "false",
+                             "aria-label": f"{self.label or 'Your'} hand"},
+                 h("p", {"class": "seat-say", "role": "status"}, "Sent: waiting for the tablet…"
+                   if self.asked is not None else say), refused, *body)
+
+    def _campaign_hand(self, p: dict, live: bool, refused):
+        """The campaign player's own cards, best hand and treaty odds (CMP-7, CMP-8), and the
+        spoils of a battle it won (CMP-4): the stake, or a pool card (with the stake too after
+        a decisive victory), each one tap."""
+        cards = _cards(p.get("cards"))
+        if p.get("cards") is None:
+            return self._seat_panel("The players' own deck: your cards are in your hand, not in the app.", refused)
+        spoils = p.get("spoils") if isinstance(p.get("spoils"), dict) else None
+        best = p.get("best") if isinstance(p.get("best"), dict) else None
+        lines = []
+        if best is not None and isinstance(best.get("name"), str):
+            lines.append(h("p", {"data-testid": "seat-best"}, "Your best hand: ", h("strong", {}, best["name"][:60])))
+        odds = [o for o in p.get("odds") or [] if isinstance(o, dict) and isinstance(o.get("hand"), str)
+                and isinstance(o.get("chance"), (int, float))]
+        if odds:
+            lines.append(h("p", {"class": "muted small", "data-testid": "seat-odds"}, "If the table came now: ",
+                           "; ".join(f"{o['hand'][:30]} {percent(float(o['chance']))}" for o in odds[:10])))
+        take = []
+        say = "Your cards."
+        if spoils is not None:
+            both = spoils.get("both") is True
+            say = ("You won decisively: take the stake and one pool card (CMP-4)." if both else
+                   "You won: take the loser's stake or one pool card (CMP-4).")
+            stake = _cards([spoils.get("stake")]) if spoils.get("stake") is not None else []
+            if stake:
+                take.append(card_button(stake[0], "join:take", "stake", "playable", size="pick",
+                                        label=f"Take the stake, the {stake[0].name}", disabled=not live))
+            for card in _cards(spoils.get("pool")):
+                take.append(card_button(card, "join:take", str(card), "playable", size="pick",
+                                        label=f"Take the {card.name}" + (" and the stake" if both else ""),
+                                        disabled=not live))
+            self.both = both
+        return self._seat_panel(say, refused,
+                                h("div", {"class": "seat-cards", "role": "group", "aria-label": "Spoils",
+                                          "data-testid": "seat-spoils"}, take) if take else None,
+                                h("div", {"class": "hand seat-cards", "role": "group", "aria-label": "Your cards",
+                                          "data-testid": "seat-cards"}, [card_view(c, "pick") for c in cards]),
+                                lines)
+
+    def _conflict_hand(self, p: dict, live: bool, refused):
+        """The seat's own hand (Organizations In Conflict, OIC-8, OIC-11, OIC-14): the cards it
+        may play tappable while its side is to play; its discard while the discard phase lasts."""
+        hand = _cards(p.get("hand"))
+        playable = {str(c) for c in _cards(p.get("playable"))}
+        discarding = p.get("may_discard") is True
         if p.get("hand") is None:  # real cards: the hand is in the player's fingers
-            return h("section", {"class": "panel seat-hand", "data-testid": "seat-hand"},
-                     h("p", {"class": "muted"}, "This table plays with real cards: play them on the table and "
-                                                "enter them on the tablet."), refused)
+            return self._seat_panel("This table plays with real cards: play them on the table and enter them on "
+                                    "the tablet.", refused)
         if discarding:
             say = "Choose the cards to discard (OIC-8), or keep them all."
         elif p.get("to_play") is True:
@@ -371,15 +429,10 @@ class JoinView:
         elif p.get("may_pass") is True:
             controls.append(button("Cannot play — end the round" if not playable else "Pass — end the round",
                                    "join:pass", cls="btn", disabled=not live))
-        return h("section", {"class": "panel seat-hand", "data-testid": "seat-hand", "data-position": str(self.position),
-                             "data-asked": "true" if self.asked is not None else "false",
-                             "aria-label": f"{self.label or 'Your'} hand"},
-                 h("p", {"class": "seat-say", "role": "status"}, "Sent: waiting for the tablet…"
-                   if self.asked is not None else say),
-                 refused,
-                 h("div", {"class": "hand seat-cards", "role": "group", "aria-label": "Your cards",
-                           "data-testid": "seat-cards"}, tiles),
-                 h("div", {"class": "row"}, controls) if controls else None)
+        return self._seat_panel(say, refused,
+                                h("div", {"class": "hand seat-cards", "role": "group", "aria-label": "Your cards",
+                                          "data-testid": "seat-cards"}, tiles),
+                                h("div", {"class": "row"}, controls) if controls else None)
 
     def _has_view(self) -> bool:
         view = self.tables.get(self.kind) if self.kind else None
@@ -414,6 +467,10 @@ class JoinView:
             return
         if action == "join:select" and isinstance(arg, str):
             self.selected = [c for c in self.selected if c != arg] if arg in self.selected else [*self.selected, arg]
+            return
+        if action == "join:take" and isinstance(arg, str):  # CMP-4, as the tablet's own spoils take it
+            self._ask({"type": "take", "stake": True, "pool": None} if arg == "stake" else
+                      {"type": "take", "stake": self.both, "pool": arg})
             return
         if action == "join:discard":
             self._ask({"type": "discard", "cards": list(self.selected)})

@@ -680,3 +680,47 @@ def test_a_campaign_battles_spoils_are_taken_on_the_winners_phone(page, base_url
     finally:
         for device in devices:
             device.close()
+
+
+# --------------------------------------------------------------------------- player seats (battle)
+def test_each_generals_blind_bid_is_declared_on_its_own_phone(page, base_url, new_device):
+    """AI-7 on phones: each general declares on its own phone; until the tablet reveals, the
+    other army's maneuver is in no message either phone receives; the reveal is the tablet's."""
+    from engine.game import replay
+
+    from .test_battle import full_game, start_example
+
+    page.set_default_timeout(PATIENCE)
+    start_example(page, base_url)
+    page.get_by_role("button", name="Players' phones…").tap()
+    devices, phones = [], {}
+    bids = {0: "defend", 1: "shock"}  # words no other part of the example's view carries
+    try:
+        for s, army in enumerate(("Jibril Corps", "Zone Army")):
+            device, phones[s] = pair_player(page, new_device, f"General of {army}", f"general-{s}")
+            devices.append(device)
+        for s, phone in phones.items():
+            assert_big_enough(phone, "[data-testid=seat-hand] button")
+            phone.wait_for_timeout(DOUBLE_TAP_MS + 50)
+            phone.locator(f"[data-action='join:maneuver'][data-arg={bids[s]}]").tap()
+            declare = phone.get_by_role("button", name=re.compile("^Declare"))
+            box = declare.bounding_box()
+            assert box["y"] + box["height"] <= PHONE["height"]
+            phone.wait_for_timeout(DOUBLE_TAP_MS + 50)
+            declare.dblclick()  # a double tap declares once (HR-SEAT-4)
+            phone.wait_for_selector("[data-testid=seat-bid]")
+        for phone in phones.values():
+            wait_position(phone, 2)
+        game = full_game(page)
+        assert [(a["side"], a["maneuver"]) for a in game.actions] == [(0, "defend"), (1, "shock")]
+        assert replay(game).phase == "bid"  # sealed: the reveal is the tablet's (HR-SEAT-1)
+        for s, phone in phones.items():
+            texts = set(s for message in received(phone) for s in strings_of(message))
+            assert bids[1 - s] not in texts, f"general {s}'s phone was sent the other army's bid"
+            assert bids[s] in texts  # its own, and only its own
+            own = phone.locator("[data-testid=seat-bid]").inner_text()
+            assert own == "Your sealed bid: " + {0: "Defend", 1: "Shock Attack"}[s]
+        assert_app_ok(page)
+    finally:
+        for device in devices:
+            device.close()

@@ -25,6 +25,7 @@ import json
 from engine import codec
 from engine import game as games
 from engine import seats as seating
+from engine.ascension.tables import MANEUVER_NAMES, MANEUVERS
 from engine.cards import Card, CardError
 from engine.registry import BY_KIND
 from web import platform, qr, seatmsg, wire
@@ -121,6 +122,7 @@ class JoinView:
         self.asked: int | None = None  # the position a move was asked on, until the table answers
         self.selected: list[str] = []  # the cards chosen to discard (OIC-8), on this phone only
         self.refusal: tuple[str, str] | None = None  # the tablet's last refusal: clause, words
+        self.maneuver: str | None = None  # the general's maneuver chosen, not yet declared (AI-7)
         self.both = False  # the spoils drawn were of a decisive victory (the stake and a pool card, CMP-4)
 
     # ------------------------------------------------------------ the link
@@ -309,9 +311,11 @@ class JoinView:
             return
         self.shown, self.status = message["n"], "connected"
         if view["position"] != self.position:
-            self.refusal, self.selected = None, []  # the table moved on: a new choice
+            self.refusal, self.selected = None, []  # the table moved on: a new choice (a maneuver chosen stays)
         self.position, self.asked = max(0, view["position"]), None
         self.private = view["private"]
+        if isinstance(self.private.get("bid"), dict):
+            self.maneuver = None  # declared and sealed (AI-7): next week's choice starts afresh
         if view["label"]:
             self.label = view["label"][:80]
         self._table().session.show(game)
@@ -344,7 +348,32 @@ class JoinView:
             return self._conflict_hand(p, live, refused)
         if self.kind == "campaign":
             return self._campaign_hand(p, live, refused)
+        if self.kind == "battle":
+            return self._general_bid(p, live, refused)
         return None
+
+    def _general_bid(self, p: dict, live: bool, refused):
+        """A battle general's blind bid on its own phone (AI-7): a maneuver chosen, then
+        declared; sealed until the tablet reveals both bids together. The other army's bid
+        is never sent here (hidden means absent)."""
+        sealed = p.get("bid") if isinstance(p.get("bid"), dict) else None
+        may = p.get("may") if isinstance(p.get("may"), list) else []
+        if sealed is not None:
+            name = sealed.get("name") if isinstance(sealed.get("name"), str) else ""
+            return self._seat_panel("Your bid is sealed: the tablet reveals both bids together (AI-7).", refused,
+                                    h("p", {"data-testid": "seat-bid"}, "Your sealed bid: ", h("strong", {}, name[:60])))
+        if "bid" not in may:
+            return self._seat_panel("Your general waits: the tablet plays the week's steps." if p.get("phase") != "bid"
+                                    else "Waiting for the tablet.", refused)
+        chosen = self.maneuver if self.maneuver in MANEUVERS else None
+        picks = [button(MANEUVER_NAMES[m], "join:maneuver", m, cls=["btn", "maneuver", m == chosen and "primary"],
+                        aria_pressed="true" if m == chosen else "false", disabled=not live) for m in MANEUVERS]
+        declare = button(f"Declare {MANEUVER_NAMES[chosen]}" if chosen else "Choose a maneuver", "join:declare",
+                         cls="btn primary", disabled=not live or chosen is None)
+        return self._seat_panel("Choose your maneuver in secret, then declare it (AI-7).", refused,
+                                h("div", {"class": "seat-maneuvers", "role": "group", "aria-label": "Maneuvers",
+                                          "data-testid": "seat-maneuvers"}, picks),
+                                h("div", {"class": "row"}, declare))
 
     def _seat_panel(self, say: str, refused, *body):
         return h("section", {"class": "panel seat-hand", "data-testid": "seat-hand", "data-position": str(self.position),
@@ -471,6 +500,12 @@ class JoinView:
         if action == "join:take" and isinstance(arg, str):  # CMP-4, as the tablet's own spoils take it
             self._ask({"type": "take", "stake": True, "pool": None} if arg == "stake" else
                       {"type": "take", "stake": self.both, "pool": arg})
+            return
+        if action == "join:maneuver" and arg in MANEUVERS:
+            self.maneuver = arg
+            return
+        if action == "join:declare" and self.maneuver in MANEUVERS:
+            self._ask({"type": "bid", "maneuver": self.maneuver})
             return
         if action == "join:discard":
             self._ask({"type": "discard", "cards": list(self.selected)})

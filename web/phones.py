@@ -230,14 +230,17 @@ class Phones:
     def _refuse_move(self, device: Device, rule_id: str, message: str) -> None:
         game = self.session.game
         wire.send(device.peer, seatmsg.refused(rule_id, message, game.position if game is not None else 0))
-        device.refused += 1
-        self.problem = f"Refused a move from {device.label}'s phone: {rule_id} — {message}. Nothing changed."
-        self.app.toast(self.problem, "error")
+        self._say(device, f"Refused a move from {device.label}'s phone: {rule_id} — {message}. Nothing changed.")
 
     def _refuse(self, device: Device, why: str) -> None:
+        self._say(device, f"Refused a message from {device.label}'s phone: {why}. Nothing changed on the table.")
+
+    def _say(self, device: Device, problem: str) -> None:
+        """A refusal, counted and written in the drawer; a toast at most every
+        :data:`SAY_EVERY_MS` per phone (a flood is said once, not a hundred times)."""
         device.refused += 1
         now = platform.now_ms()
-        self.problem = f"Refused a message from {device.label}'s phone: {why}. Nothing changed on the table."
+        self.problem = problem
         if now - device.said_at >= SAY_EVERY_MS:
             device.said_at = now
             self.app.toast(self.problem, "error")

@@ -100,7 +100,7 @@ def act(seat_id: str, token: str, n: int, action: dict) -> str:
 def welcome(seat: str, label: str, token: str, kind: str) -> str:
     """The tablet's answer to a hello: the seat, its name at this table, its secret (the
     phone keeps it for a rejoin) and the table's kind."""
-    return json.dumps({"v": WIRE_VERSION, "type": "welcome", "seat": seat, "label": label, "token": token,
+    return json.dumps({"v": WIRE_VERSION, "type": "welcome", "seat": seat, "label": label[:80], "token": token,
                        "kind": kind})
 
 

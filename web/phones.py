@@ -204,7 +204,7 @@ class Phones:
         wire.send(device.peer, seatmsg.welcome(device.seat, device.label, device.token, self.session.kind))
         if device.status != "connected":  # a repeated hello only gets the view again
             what = ("it shows what a spectator sees, live" if device.watch
-                    else "it shows its own hand and takes its moves")
+                    else "it shows what only that seat may see and takes its moves")
             self.app.toast(f"{device.label}'s phone {'is back' if device.paired else 'is connected'}: {what}.")
             self.problem = None
         device.status, device.paired = "connected", True

@@ -104,8 +104,8 @@ class ToolView:
             return None
         if getattr(self.session, "seat_player", False):  # a player's phone: its hand is drawn above (issue 32)
             return h("div", {"class": "spectator-banner", "role": "status", "data-testid": "spectator-banner"},
-                     h("strong", {}, "The table: "), "what everyone can see, live from the tablet. Your own cards "
-                     "are above; the table's own moves are made on the tablet.")
+                     h("strong", {}, "The table: "), "what everyone can see, live from the tablet. What only you "
+                     "may see is above; the table's own moves are made on the tablet.")
         if getattr(self.session, "watch", False):  # a phone watching the table, live (issue 32)
             return h("div", {"class": "spectator-banner", "role": "status", "data-testid": "spectator-banner"},
                      h("strong", {}, "Watching: "), "what everyone at the table can see, live from the tablet. "

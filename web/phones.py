@@ -9,11 +9,17 @@ it (web/views/join.py) and shows its answer, which the tablet scans ("Scan the p
 code") or takes pasted ("Paste the phone's answer"). When no connection forms in
 :data:`CONNECT_SECONDS`, the drawer says so plainly and the table is as it was.
 
+Each seat of :func:`engine.seats.seats` can be invited: every player of a side people
+play (and the campaign's players, the battle's generals …) and any number of watchers.
 Once paired, a watch seat's phone gets the spectator copy on connect and after every
-change of the table (:meth:`Phones.changed`). A player's seat will get its seat's view
-in the same message (web/seatmsg.py). Everything a phone sends is read by
-:func:`web.seatmsg.read_seat_message` behind a rate limit; a refused message changes
-nothing and is said on the tablet.
+change of the table (:meth:`Phones.changed`); a player's phone gets its seat's view
+(:func:`engine.seats.seat_view`: the spectator copy plus its own hand, nothing else).
+Everything a phone sends is read by :func:`web.seatmsg.read_seat_message` (a size cap
+and the engine's exact shape) behind a :class:`engine.seats.RateGate`; a move it asks
+for is checked by :func:`engine.seats.check_seat_action` (its own seat only, on the
+view it saw) and taken through the session like a tap on the tablet (undo, history,
+autosave), or refused back to that phone with the clause. A refused message changes
+nothing and is said on the tablet (HR-SEAT-1 … 4).
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from dataclasses import dataclass, field
 
 from engine import codec
 from engine import game as games
+from engine import seats as seating
 from web import platform, qr, seatmsg, wire
 from web.dom import button, h
 
@@ -46,17 +53,22 @@ class Device:
     number: int
     seat: str
     token: str
+    name: str = ""  # the seat's label at this table ("Anna (North)"); a watcher is numbered
     status: str = "inviting"
     peer: int | None = None
     link: str = ""
     paired: bool = False  # it has been connected once: the seat's secret is on that phone
     refused: int = 0
     said_at: float = -1e12
-    limit: seatmsg.RateLimit = field(default_factory=seatmsg.RateLimit)
+    limit: seating.RateGate = field(default_factory=seatmsg.rate_gate)
 
     @property
     def label(self) -> str:
-        return f"Watcher {self.number}" if self.seat == seatmsg.WATCH else f"Seat {self.seat}"
+        return f"Watcher {self.number}" if self.seat == seatmsg.WATCH else (self.name or self.seat)
+
+    @property
+    def watch(self) -> bool:
+        return self.seat == seatmsg.WATCH
 
 
 class Phones:
@@ -74,8 +86,9 @@ class Phones:
         self._numbers = 0
 
     # ------------------------------------------------------------ pairing
-    def invite(self, device: Device | None = None) -> None:
-        """A new watcher's invitation, or (``device``) a new code for a phone that is away."""
+    def invite(self, device: Device | None = None, seat_id: str = seatmsg.WATCH) -> None:
+        """A new invitation for seat ``seat_id`` (a watcher by default), or (``device``) a new
+        code for a phone that is away."""
         if not wire.available():
             self.problem = "This browser cannot connect phones (it has no WebRTC)."
             return
@@ -83,7 +96,11 @@ class Phones:
             self.table_id = wire.secret()[:12]
         if device is None:
             self._numbers += 1
-            device = Device(self._numbers, seatmsg.WATCH, wire.secret())
+            game = self.session.game
+            chosen = next((one for one in seating.seats(game) if one.id == seat_id), None) if game else None
+            if chosen is None or (not chosen.watch and any(d.seat == seat_id for d in self.devices)):
+                return  # a seat that is not at this table, or already invited: nothing to do
+            device = Device(self._numbers, chosen.id, wire.secret(), chosen.label)
             self.devices.append(device)
         else:
             wire.close(device.peer)
@@ -155,35 +172,75 @@ class Phones:
                 self.problem = NO_CONNECTION
 
     def _message(self, device: Device, text: str) -> None:
-        """One message from a phone: rate-limited, read as hostile input
-        (:func:`web.seatmsg.read_seat_message`; ``engine.seats.read_seat_message`` takes its
-        place when it exists), then answered. A refused one changes nothing."""
-        if not device.limit.take(platform.now_ms()):
+        """One message from a phone: rate-limited (:class:`engine.seats.RateGate`), read as
+        hostile input (:func:`web.seatmsg.read_seat_message`: the size cap, then
+        :func:`engine.seats.read_seat_message`), its seat and secret checked, then
+        answered. A refused one changes nothing (HR-SEAT-3)."""
+        if not device.limit.allow(platform.now_ms() / 1000):
             self._refuse(device, "it sent too many messages at once (the extra ones were ignored)")
             return
         try:
-            message = seatmsg.read_seat_message(text, device.seat)
+            message = seatmsg.read_seat_message(text)
         except seatmsg.SeatMessageError as err:
             self._refuse(device, str(err))
             return
-        if device.paired and message.token != device.token:
+        if message.seat != device.seat:
+            self._refuse(device, f"it spoke for another seat than {device.label}'s (HR-SEAT-1)")
+            return
+        if device.paired and not seating.seat_token_matches(device.token, message.token):
             self._refuse(device, "its seat key does not match (this seat was paired with another phone)")
             if device.status != "connected":  # a rejoin by another phone: it does not get the seat
                 wire.close(device.peer)
                 device.peer, device.status = None, "away"
             return
+        if message.type == "ping":
+            return
+        if message.type == "act":
+            if device.status != "connected":
+                self._refuse(device, "it asked for a move before it said hello")
+                return
+            self._act(device, message)
+            return
         wire.send(device.peer, seatmsg.welcome(device.seat, device.label, device.token, self.session.kind))
         if device.status != "connected":  # a repeated hello only gets the view again
-            self.app.toast(f"{device.label}'s phone {'is back' if device.paired else 'is connected'}: it shows "
-                           "what a spectator sees, live.")
+            what = ("it shows what a spectator sees, live" if device.watch
+                    else "it shows what only that seat may see and takes its moves")
+            self.app.toast(f"{device.label}'s phone {'is back' if device.paired else 'is connected'}: {what}.")
             self.problem = None
         device.status, device.paired = "connected", True
         self._send_view(device)
 
+    def _act(self, device: Device, message: seatmsg.SeatMessage) -> None:
+        """A move a player's phone asks for: the seat's own, on the view it saw
+        (:func:`engine.seats.check_seat_action` with ``seen``), then taken through the
+        session exactly as a tap on the tablet (undo, history, autosave, every phone told);
+        else refused back to that phone with the clause, and said here."""
+        game = self.session.game
+        if game is None:
+            return
+        try:
+            move = seating.check_seat_action(game, device.seat, message.action, seen=message.n)
+        except seating.SeatRefused as err:
+            self._refuse_move(device, err.rule_id, err.message)
+            return
+        refusal = self.session.try_act(move)
+        if refusal is not None:  # the table changed between the check and the move (it does not, today)
+            self._refuse_move(device, "HR-SEAT-4", refusal)
+
+    def _refuse_move(self, device: Device, rule_id: str, message: str) -> None:
+        game = self.session.game
+        wire.send(device.peer, seatmsg.refused(rule_id, message, game.position if game is not None else 0))
+        self._say(device, f"Refused a move from {device.label}'s phone: {rule_id} — {message}. Nothing changed.")
+
     def _refuse(self, device: Device, why: str) -> None:
+        self._say(device, f"Refused a message from {device.label}'s phone: {why}. Nothing changed on the table.")
+
+    def _say(self, device: Device, problem: str) -> None:
+        """A refusal, counted and written in the drawer; a toast at most every
+        :data:`SAY_EVERY_MS` per phone (a flood is said once, not a hundred times)."""
         device.refused += 1
         now = platform.now_ms()
-        self.problem = f"Refused a message from {device.label}'s phone: {why}. Nothing changed on the table."
+        self.problem = problem
         if now - device.said_at >= SAY_EVERY_MS:
             device.said_at = now
             self.app.toast(self.problem, "error")
@@ -197,23 +254,31 @@ class Phones:
 
     def _send_view(self, device: Device) -> None:
         game = self.session.game
-        payload = None
-        if game is not None:  # the watch seat: the spectator copy (hidden means absent)
-            public = game if games.is_spectator(game) else games.system(self.session.kind).public_game(game)
-            payload = codec.encode_share(public)
         self.sent += 1
-        if not wire.send(device.peer, seatmsg.view(self.session.kind, payload, self.sent)):
+        if device.watch or game is None:  # the watch seat: the spectator copy (hidden means absent)
+            payload = None
+            if game is not None:
+                public = game if games.is_spectator(game) else games.system(self.session.kind).public_game(game)
+                payload = codec.encode_share(public)
+            text = seatmsg.view(self.session.kind, payload, self.sent)
+        else:
+            try:  # a player's seat: the spectator copy and its own hand, nothing else
+                text = seatmsg.seat(self.session.kind, seating.seat_view(game, device.seat), self.sent)
+            except seating.SeatRefused:  # another game is open now: this seat is not at its table
+                text = seatmsg.view(self.session.kind, None, self.sent)
+        if not wire.send(device.peer, text):
             device.status = "away"
 
     def drop(self, device: Device) -> None:
         """Take the seat back from a phone: it is told, and forgotten here."""
-        wire.send(device.peer, seatmsg.bye("The tablet took this seat back. To watch again, open a new "
+        wire.send(device.peer, seatmsg.bye("The tablet took this seat back. To join again, open a new "
                                             "invitation from the tablet."))
         wire.close(device.peer)
         if device in self.devices:
             self.devices.remove(device)
         if device.paired:
-            self.app.toast(f"{device.label}'s phone no longer watches the table.")
+            self.app.toast(f"{device.label}'s phone no longer watches the table." if device.watch else
+                           f"The tablet took {device.label}'s seat back: play it here, behind the curtain.")
 
     def _device(self, arg) -> Device | None:
         return next((d for d in self.devices if str(d.number) == str(arg)), None)
@@ -255,7 +320,7 @@ class Phones:
     # ------------------------------------------------------------ the drawer
     def handle(self, name: str, arg) -> bool:
         if name == "phones-invite":
-            self.invite()
+            self.invite(seat_id=str(arg) if arg else seatmsg.WATCH)
         elif name == "phones-rejoin" and (d := self._device(arg)) is not None:
             self.invite(d)
         elif name == "phones-connect" and (d := self._device(arg)) is not None:
@@ -287,16 +352,12 @@ class Phones:
         return h("div", {"class": "panel drawer phones", "aria-label": "Players' phones"},
                  h("div", {"class": "spread"}, h("h2", {}, "Players' phones"),
                    button("Close", "session:drawer", "", cls="btn small ghost")),
-                 h("p", {"class": "muted"}, "A phone at the table can watch this game live over the same Wi-Fi: "
-                                           "no internet, no account. The tablet keeps the game; a watcher's phone "
-                                           "shows only what a spectator may see."),
+                 h("p", {"class": "muted"}, "A phone at the table can hold a player's hand, or watch the game "
+                                           "live, over the same Wi-Fi: no internet, no account. The tablet keeps "
+                                           "the game; each phone is sent only what its seat may see."),
                  h("p", {"class": "msg-error", "role": "alert"}, "This browser cannot connect phones (it has "
                                                                   "no WebRTC).") if not can else None,
-                 h("div", {"class": "row"},
-                   button("Invite a watcher", "session:phones-invite", cls="btn primary",
-                          disabled=not can or any(d.status in ("inviting", "invited", "connecting")
-                                                  for d in self.devices),
-                          data_focus="phones-invite")),
+                 self._seats_view(can),
                  h("p", {"class": "msg-error phones-problem", "role": "alert", "data-testid": "phones-problem"},
                    self.problem) if self.problem else None,
                  [self._pending_view(d) for d in pending],
@@ -305,6 +366,26 @@ class Phones:
                    h("ul", {"class": "phone-list", "data-testid": "phones-paired"},
                      [self._paired_row(d) for d in paired]) if paired else
                    h("p", {"class": "muted"}, "None yet.")))
+
+    def _seats_view(self, can: bool):
+        """An Invite per seat of this table (:func:`engine.seats.seats`): a player's seat once,
+        watchers as many as wanted; one invitation at a time."""
+        game = self.session.game
+        busy = not can or any(d.status in ("inviting", "invited", "connecting") for d in self.devices)
+        taken = {d.seat for d in self.devices}
+        rows = []
+        for one in seating.seats(game) if game is not None else ():
+            if one.watch:
+                control = button("Invite a watcher", "session:phones-invite", one.id, cls="btn primary",
+                                 disabled=busy, data_focus="phones-invite")
+            else:
+                control = button("Invite", "session:phones-invite", one.id, cls="btn", disabled=busy or one.id in taken,
+                                 aria_label=f"Invite {one.label}'s phone")
+            rows.append(h("li", {"class": "phone-seat", "data-key": f"seat-{one.id}", "data-testid": "phone-seat"},
+                          h("span", {}, "Anyone watching" if one.watch else one.label,
+                            h("span", {"class": "muted"}, " · invited" if one.id in taken and not one.watch else "")),
+                          control))
+        return h("ul", {"class": "phone-seats", "aria-label": "Seats at this table"}, rows)
 
     def _pending_view(self, d: Device):
         rerender = lambda: self.app.later(0, self.app.render)  # noqa: E731
@@ -360,7 +441,7 @@ class Phones:
         return h("li", {"class": ["phone-row", d.status], "data-key": f"phone-{d.number}",
                         "data-testid": "phone-row", "data-status": d.status},
                  h("div", {"class": "spread"},
-                   h("span", {}, h("strong", {}, d.label), " · watches · ",
+                   h("span", {}, h("strong", {}, d.label), " · watches · " if d.watch else " · plays · ",
                      h("span", {"class": "phone-status", "data-testid": "phone-status"}, words),
                      h("span", {"class": "muted"}, f" · {d.refused} refused") if d.refused else None),
                    h("div", {"class": "row"},

@@ -11,6 +11,7 @@ by an init script (a wrapped ``RTCPeerConnection``) and read back by the test.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -208,7 +209,7 @@ def test_a_hostile_phone_changes_nothing_and_is_said_on_the_tablet(pair):
     # A flood of well-formed hellos: the rate limit reads a burst and refuses the rest, said once.
     phone.evaluate("""() => { const token = Object.entries(localStorage).find(([k]) => k.startsWith(
                                   'ct:v1:seat-token:'))[1];
-                              const m = JSON.stringify({v: 1, type: "hello", token});
+                              const m = JSON.stringify({v: 1, type: "hello", seat: "watch", token, n: 0});
                               for (let i = 0; i < 200; i++) window.ctWire.send(1, m); }""")
     tablet.wait_for_function("() => (document.querySelector('[data-testid=phones-problem]')?.textContent || '')"
                              ".includes('too many messages')")
@@ -385,3 +386,341 @@ def test_accessibility_audit_of_the_drawer_and_the_phone(new_device, base_url, t
     finally:
         tablet_device.close()
         phone_device.close()
+
+
+# --------------------------------------------------------------------------- player seats (conflict)
+#: The worked example's seats (OIC-7): one player a side, named by the side.
+SEATS = {0: ("side-0/player-0", "Purple Dragon League"), 1: ("side-1/player-0", "Zombie invasion")}
+
+
+def conflict_game(page):
+    """The conflict the tablet saved (the only conflict save of this browser context)."""
+    raw = page.evaluate("""() => Object.keys(localStorage).filter(k => k.startsWith('ct:v1:slot:conflict-'))
+                              .map(k => localStorage.getItem(k))""")
+    assert len(raw) == 1
+    return codec.loads(raw[0])[0]
+
+
+def strings_of(value) -> list[str]:
+    """Every text in a JSON value, keys too (a card token "9H", a sentence naming "the 9♥")."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [*value.keys(), *(s for v in value.values() for s in strings_of(v))]
+    if isinstance(value, list):
+        return [s for v in value for s in strings_of(v)]
+    return []
+
+
+def received(phone) -> list[dict]:
+    """Every message the tablet sent this phone, parsed, and each spectator payload decoded."""
+    out = []
+    for text in phone.evaluate("window.__wire || []"):
+        message = json.loads(text)
+        assert message["v"] == 1 and message["type"] in ("welcome", "view", "seat", "refused", "bye"), message
+        out.append(message)
+        if message["type"] == "view" and message["g"] is not None:
+            public = codec.decode_share(message["g"])
+            out.append({"setup": public.setup, "actions": list(public.actions)})
+    return out
+
+
+def pair_seat(tablet, new_device, side: int):
+    """"Invite" beside the side's seat, the phone opens the link, the tablet takes its answer."""
+    seat, label = SEATS[side]
+    device = new_device(viewport=PHONE, has_touch=True)
+    device.add_init_script(RECORD_WIRE)
+    phone = device.new_page()
+    phone.set_default_timeout(PATIENCE)
+    tablet.get_by_role("button", name=f"Invite {label}'s phone").tap()
+    link = wait_link(tablet)
+    assert f"&s={seat}&" in link
+    paste_answer(tablet, answer_on_phone(phone, link))
+    phone.wait_for_selector("[data-testid=seat-bar][data-status=connected]")
+    phone.wait_for_selector("[data-testid=seat-hand]")
+    assert label in phone.locator("[data-testid=seat-bar]").inner_text()
+    return device, phone
+
+
+def hand_of(game, side: int) -> set:
+    """The cards in the hand of the side's one player now (the tablet's game: it alone knows)."""
+    from engine.game import replay
+
+    return set(replay(game).hands[side][0])
+
+
+def wait_position(phone, position: int, timeout: float = 30_000) -> None:
+    """The phone drew the table at ``position`` and waits for no answer (its last move is taken)."""
+    from playwright.sync_api import TimeoutError as Timeout
+
+    try:
+        phone.wait_for_selector(f"[data-testid=seat-hand][data-position='{position}'][data-asked=false]",
+                                timeout=timeout)
+    except Timeout:
+        hand = phone.locator("[data-testid=seat-hand]")
+        raise AssertionError(f"the phone never drew position {position}: "
+                             f"{hand.get_attribute('data-position')}, asked {hand.get_attribute('data-asked')}, "
+                             f"{hand.inner_text()!r}, wire {phone.evaluate('(window.__wire || []).length')}") from None
+
+
+def test_a_conflict_round_with_each_hand_only_on_its_phone(page, base_url, new_device):
+    """Two phones, one a side: each shows its own hand and plays it; the tablet takes each move
+    through its session (undo works); neither phone is ever sent a card of the other's hand."""
+    from .test_conflict import start_example
+
+    page.set_default_timeout(PATIENCE)
+    start_example(page, base_url)
+    page.get_by_role("button", name="Players' phones…").tap()
+    seats = page.locator("[data-testid=phone-seat]")
+    assert seats.count() == 3 and "Anyone watching" in seats.nth(2).inner_text()
+    devices, phones = [], {}
+    try:
+        for side in (0, 1):
+            device, phones[side] = pair_seat(page, new_device, side)
+            devices.append(device)
+        assert page.locator("[data-testid=phone-row][data-status=connected]").count() == 2
+        game = conflict_game(page)
+        dealt = {side: hand_of(game, side) for side in (0, 1)}
+        for side, phone in phones.items():  # its own hand, all of it on screen at once (360×740)
+            shown = phone.locator("[data-testid=seat-cards] [data-card]").evaluate_all(
+                "els => els.map(e => e.dataset.card)")
+            assert sorted(shown) == sorted(str(c) for c in dealt[side])
+            assert_big_enough(phone, "#app-join [data-testid=seat-hand] button")
+            for box in phone.locator("#app-join [data-testid=seat-hand] button").evaluate_all(
+                    "els => els.map(e => e.getBoundingClientRect().bottom)"):
+                assert box <= PHONE["height"], "a card of the hand is below the fold"
+        # OIC-8: each player keeps the dealt hand, on its own phone.
+        for side, phone in phones.items():
+            phone.wait_for_timeout(DOUBLE_TAP_MS + 50)
+            phone.get_by_role("button", name="Keep all cards").tap()
+            wait_position(phone, side + 1)
+        wait_position(phones[0], 2)
+        # The play: the side to play taps its first playable card; a fast double tap plays once.
+        double_tapped = False
+        for _ in range(60):
+            game = conflict_game(page)
+            from engine.game import replay
+
+            state = replay(game)
+            if state.phase != "play":
+                break
+            side = state.turn
+            phone = phones[side]
+            wait_position(phone, game.position)
+            phone.wait_for_timeout(DOUBLE_TAP_MS + 50)  # a person's pause (the app's TapGuard)
+            playable = phone.locator("[data-testid=seat-cards] button.playable")
+            if playable.count():
+                if not double_tapped:
+                    playable.first.dblclick()  # the second tap lands before the next view (HR-SEAT-4)
+                    double_tapped = True
+                else:
+                    playable.first.tap()
+            else:
+                phone.get_by_role("button", name=re.compile("end the round")).tap()
+            for other in phones.values():
+                wait_position(other, game.position + 1)
+            assert conflict_game(page).position == game.position + 1  # one move per tap, never two
+        else:
+            raise AssertionError("a round must end")
+        page.wait_for_selector("[data-testid=result]")
+        assert double_tapped
+        # Hidden means absent: the other side's unplayed cards, by token, label and name, never
+        # reached a phone (every message it was sent), nor its screen.
+        final = conflict_game(page)
+        played = {a["card"] for a in final.actions if a["type"] == "play"}
+        for side, phone in phones.items():
+            # each side has its own deck: a card also in this phone's own hand, or played by
+            # either side, is not distinctive
+            hidden = {c for c in dealt[1 - side] if str(c) not in played and c not in dealt[side]}
+            assert hidden, "the other side kept cards in hand"
+            texts = [s for message in received(phone) for s in strings_of(message)]
+            screen = phone.locator("#app-join").evaluate("el => el.outerHTML")
+            for card in hidden:
+                assert str(card) not in texts, f"{card} of the other hand on side {side}'s wire"
+                for s in texts:
+                    assert card.label not in s and card.name not in s, f"{card} named on side {side}'s wire"
+                assert f'data-card="{card}"' not in screen and card.name not in screen
+            assert any(m["type"] == "seat" for m in received(phone))
+        # The moves are the tablet's own: Undo takes the last one back, and the phones follow.
+        page.keyboard.press("Escape")
+        page.get_by_role("button", name="Undo").first.tap()
+        for phone in phones.values():
+            wait_position(phone, final.position - 1)
+        assert_app_ok(page)
+        for phone in phones.values():
+            assert_app_ok(phone)
+    finally:
+        for device in devices:
+            device.close()
+
+
+def test_a_phones_move_for_another_seat_is_refused_and_said_on_both(page, base_url, new_device):
+    from .test_conflict import start_example
+
+    page.set_default_timeout(PATIENCE)
+    start_example(page, base_url)
+    page.get_by_role("button", name="Players' phones…").tap()
+    device, phone = pair_seat(page, new_device, 0)
+    try:
+        before = conflict_game(page)
+        token = phone.evaluate("() => Object.entries(localStorage).find(([k]) => k.startsWith("
+                               "'ct:v1:seat-token:'))[1]")
+        # Its own seat's message naming the other side's player: OIC-14, sent back to the phone.
+        phone.evaluate("m => window.ctWire.send(1, m)", json.dumps(
+            {"v": 1, "type": "act", "seat": SEATS[0][0], "token": token, "n": before.position,
+             "action": {"type": "discard", "side": 1, "player": 0, "cards": []}}))
+        page.wait_for_function("() => (document.querySelector('[data-testid=phones-problem]')?.textContent || '')"
+                               ".includes('OIC-14')")
+        problem = page.locator("[data-testid=phones-problem]").inner_text()
+        assert "Refused a move from Purple Dragon League's phone" in problem and "Nothing changed" in problem
+        refusal = phone.wait_for_selector("[data-testid=seat-refused]").inner_text()
+        assert refusal.startswith("OIC-14") and "own hand" in refusal
+        # A message for the other seat (its id, this phone's key): refused unread.
+        phone.evaluate("m => window.ctWire.send(1, m)", json.dumps(
+            {"v": 1, "type": "act", "seat": SEATS[1][0], "token": token, "n": before.position,
+             "action": {"type": "discard", "cards": []}}))
+        page.wait_for_function("() => (document.querySelector('[data-testid=phones-problem]')?.textContent || '')"
+                               ".includes('another seat')")
+        # The table's own move (HR-SEAT-1) and a stale view (HR-SEAT-4): refused with their clause.
+        for action, n, clause in (({"type": "next_round"}, before.position, "HR-SEAT-1"),
+                                  ({"type": "discard", "cards": []}, before.position + 5, "HR-SEAT-4")):
+            phone.evaluate("m => window.ctWire.send(1, m)", json.dumps(
+                {"v": 1, "type": "act", "seat": SEATS[0][0], "token": token, "n": n, "action": action}))
+            phone.wait_for_function("c => (document.querySelector('[data-testid=seat-refused]')?.textContent || '')"
+                                    ".startsWith(c)", arg=clause)
+        after = conflict_game(page)
+        assert after.actions == before.actions and after.position == before.position
+        assert page.locator("[data-testid=phone-row]").get_attribute("data-status") == "connected"
+        # The house rules of seats are shown where the table lists its house rules.
+        page.keyboard.press("Escape")
+        rules = page.locator("#app-conflict .rules-in-play")
+        rules.locator("summary").tap()
+        for rid in ("HR-SEAT-1", "HR-SEAT-2", "HR-SEAT-3", "HR-SEAT-4"):
+            assert rid in rules.inner_text()
+        assert_app_ok(page)
+    finally:
+        device.close()
+
+
+# --------------------------------------------------------------------------- player seats (campaign)
+def campaign_game(page):
+    raw = page.evaluate("""() => Object.keys(localStorage).filter(k => k.startsWith('ct:v1:slot:campaign-'))
+                              .map(k => localStorage.getItem(k))""")
+    assert len(raw) == 1
+    return codec.loads(raw[0])[0]
+
+
+def pair_player(tablet, new_device, label: str, seat: str):
+    device = new_device(viewport=PHONE, has_touch=True)
+    device.add_init_script(RECORD_WIRE)
+    phone = device.new_page()
+    phone.set_default_timeout(PATIENCE)
+    tablet.get_by_role("button", name=f"Invite {label}'s phone").tap()
+    link = wait_link(tablet)
+    assert f"&s={seat}&" in link
+    paste_answer(tablet, answer_on_phone(phone, link))
+    phone.wait_for_selector("[data-testid=seat-bar][data-status=connected]")
+    phone.wait_for_selector("[data-testid=seat-hand]")
+    return device, phone
+
+
+def test_a_campaign_battles_spoils_are_taken_on_the_winners_phone(page, base_url, new_device):
+    """CMP-4 on a phone: Anna wins a battle decisively on the tablet; her phone offers the
+    spoils (Ben's does not), one tap takes a pool card and the stake through the tablet's
+    session; neither phone is ever sent a card of the other's hand."""
+    from engine import campaign as cmp
+    from engine.game import replay
+
+    from .test_campaign import record, start
+
+    page.set_default_timeout(PATIENCE)
+    game = start(page, base_url)
+    page.get_by_role("button", name="Players' phones…").tap()
+    devices = []
+    try:
+        phones = {}
+        for p, name in enumerate(("Anna", "Ben")):
+            device, phones[p] = pair_player(page, new_device, name, f"player-{p}")
+            devices.append(device)
+        for p, phone in phones.items():  # each phone: its own cards, all on screen
+            own = {str(c) for c in replay(game).cards_of(p)}
+            shown = set(phone.locator("[data-testid=seat-cards] [data-card]").evaluate_all(
+                "els => els.map(e => e.dataset.card)"))
+            assert shown == own
+        page.keyboard.press("Escape")
+        game = record(page, game, 0, 9)  # decisive (CMP-3): the stake and one pool card
+        state = replay(game)
+        assert state.phase == "spoils"
+        wait_position(phones[1], game.position)
+        assert phones[1].locator("[data-testid=seat-spoils]").count() == 0  # only the winner takes
+        wait_position(phones[0], game.position)
+        pool = str(state.pool[0])
+        take = phones[0].locator(f"[data-testid=seat-spoils] [data-action='join:take'][data-arg='{pool}']")
+        assert_big_enough(phones[0], "[data-testid=seat-spoils] button")
+        assert take.bounding_box()["y"] + take.bounding_box()["height"] <= PHONE["height"]
+        phones[0].wait_for_timeout(DOUBLE_TAP_MS + 50)
+        take.tap()
+        for phone in phones.values():
+            wait_position(phone, game.position + 1)
+        after = campaign_game(page)
+        assert dict(after.actions[-1]) == {"type": "take", "stake": True, "pool": pool}
+        assert replay(after).phase != "spoils"
+        # Hidden means absent: what the spectator copy does not show of each hand never
+        # reached the other phone.
+        public = games.system(cmp.KIND).public_game(after)
+        seen = set(strings_of({"setup": public.setup, "actions": list(public.actions)}))
+        final = replay(after)
+        for p, phone in phones.items():
+            hidden = {str(c) for c in final.cards_of(1 - p)} - seen - {str(c) for c in final.cards_of(p)}
+            dealt = {str(c) for c in replay(game).cards_of(1 - p)} - seen - {str(c) for c in final.cards_of(p)}
+            assert hidden and dealt
+            texts = set(s for message in received(phone) for s in strings_of(message))
+            assert not (hidden | dealt) & texts, f"player {p}'s phone was sent the other's cards"
+        assert_app_ok(page)
+    finally:
+        for device in devices:
+            device.close()
+
+
+# --------------------------------------------------------------------------- player seats (battle)
+def test_each_generals_blind_bid_is_declared_on_its_own_phone(page, base_url, new_device):
+    """AI-7 on phones: each general declares on its own phone; until the tablet reveals, the
+    other army's maneuver is in no message either phone receives; the reveal is the tablet's."""
+    from engine.game import replay
+
+    from .test_battle import full_game, start_example
+
+    page.set_default_timeout(PATIENCE)
+    start_example(page, base_url)
+    page.get_by_role("button", name="Players' phones…").tap()
+    devices, phones = [], {}
+    bids = {0: "defend", 1: "shock"}  # words no other part of the example's view carries
+    try:
+        for s, army in enumerate(("Jibril Corps", "Zone Army")):
+            device, phones[s] = pair_player(page, new_device, f"General of {army}", f"general-{s}")
+            devices.append(device)
+        for s, phone in phones.items():
+            assert_big_enough(phone, "[data-testid=seat-hand] button")
+            phone.wait_for_timeout(DOUBLE_TAP_MS + 50)
+            phone.locator(f"[data-action='join:maneuver'][data-arg={bids[s]}]").tap()
+            declare = phone.get_by_role("button", name=re.compile("^Declare"))
+            box = declare.bounding_box()
+            assert box["y"] + box["height"] <= PHONE["height"]
+            phone.wait_for_timeout(DOUBLE_TAP_MS + 50)
+            declare.dblclick()  # a double tap declares once (HR-SEAT-4)
+            phone.wait_for_selector("[data-testid=seat-bid]")
+        for phone in phones.values():
+            wait_position(phone, 2)
+        game = full_game(page)
+        assert [(a["side"], a["maneuver"]) for a in game.actions] == [(0, "defend"), (1, "shock")]
+        assert replay(game).phase == "bid"  # sealed: the reveal is the tablet's (HR-SEAT-1)
+        for s, phone in phones.items():
+            texts = set(s for message in received(phone) for s in strings_of(message))
+            assert bids[1 - s] not in texts, f"general {s}'s phone was sent the other army's bid"
+            assert bids[s] in texts  # its own, and only its own
+            own = phone.locator("[data-testid=seat-bid]").inner_text()
+            assert own == "Your sealed bid: " + {0: "Defend", 1: "Shock Attack"}[s]
+        assert_app_ok(page)
+    finally:
+        for device in devices:
+            device.close()

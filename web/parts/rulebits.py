@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from engine.seats import HOUSE_RULES as SEAT_HOUSE_RULES
 from web.dom import h
 
 RULE_ID = re.compile(r"\b((?:HR-)?(?:OIC|CMP|CS|AI)-\d+)\b")
@@ -25,3 +26,11 @@ def with_rule_refs(text: str, route: str) -> list:
         last = match.end()
     parts.append(text[last:])
     return [p for p in parts if p != ""]
+
+
+def seat_house_rules() -> list:
+    """The house rules of phones at the table (HR-SEAT-1 … 4, :data:`engine.seats.HOUSE_RULES`),
+    as items of a table's "Rules in play": every two-sided table can hand its seats to phones."""
+    return [h("li", {"data-testid": "seat-house-rule"}, h("span", {"class": "rule-id"}, rid), " ",
+              h("span", {"class": "badge house"}, "House rule"), " Players' phones: ", text)
+            for rid, text in SEAT_HOUSE_RULES.items()]

@@ -240,6 +240,10 @@ class ToolView:
         """Issue 21: a game opened from a spectator link says so, at the top."""
         if not self.spectator:
             return None
+        if getattr(self.session, "seat_player", False):  # a player's phone: its hand is drawn above (issue 32)
+            return h("div", {"class": "spectator-banner", "role": "status", "data-testid": "spectator-banner"},
+                     h("strong", {}, "The table: "), "what everyone can see, live from the tablet. What only you "
+                     "may see is above; the table's own moves are made on the tablet.")
         if getattr(self.session, "watch", False):  # a phone watching the table, live (issue 32)
             return h("div", {"class": "spectator-banner", "role": "status", "data-testid": "spectator-banner"},
                      h("strong", {}, "Watching: "), "what everyone at the table can see, live from the tablet. "

@@ -23,7 +23,7 @@ from web.parts.cards import card_back, card_button, card_picker, card_view
 from web.parts.chances import shares
 from web.parts.curtain import CurtainGuard, curtain
 from web.parts.dice import die_faces
-from web.parts.rulebits import rule_ref, with_rule_refs
+from web.parts.rulebits import rule_ref, seat_house_rules, with_rule_refs
 from web.parts.tool import ToolView, whole
 from web.session import Session
 from web.store import clean_name
@@ -713,6 +713,7 @@ class CampaignView(ToolView):
                      " ", cmp.DECKS[deck]),
                    [h("li", {}, rule_ref(rid, "campaign"), " ", h("span", {"class": "badge house"}, "House rule"),
                       " ", text) for rid, text in cmp.HOUSE_RULES.items()],
+                   seat_house_rules(),
                    h("li", {}, h("span", {"class": "badge ruling"}, "Rulings"), " Where the source is silent, the "
                      "app follows these rulings: ", [[rule_ref(rid, "campaign"), " "] for rid in cmp.RULINGS])))
 

@@ -21,7 +21,7 @@ from engine.text import plural
 from web.dom import button, h
 from web.parts.cards import card_back, card_button, card_picker, card_view, suit_mark
 from web.parts.curtain import curtain
-from web.parts.rulebits import rule_ref, with_rule_refs
+from web.parts.rulebits import rule_ref, seat_house_rules, with_rule_refs
 from web.parts.tool import ToolView, draft_row, played_by, whole
 from web.session import Session
 
@@ -942,6 +942,7 @@ class ConflictView(ToolView):
                    [h("li", {}, rule_ref(rid, "conflict"), " ",
                       h("span", {"class": "badge house"}, "House rule"), " ", text)
                     for rid, text in oic.HOUSE_RULES.items()],
+                   seat_house_rules(),
                    h("li", {}, h("span", {"class": "badge ruling"}, "Rulings"), " Where the source is silent or "
                      "contradicts itself, the app follows these rulings: ",
                      [[rule_ref(rid, "conflict"), " "] for rid in oic.RULINGS])))

@@ -5,7 +5,11 @@ phone's camera app opens. The phone says which table and seat it joins, answers 
 offer (static/wire.js) and shows its answer as a QR code and as text for the tablet to
 scan or paste. Once connected it draws what the tablet sends with the table's own
 read-only view: for the watch seat, the spectator copy, exactly as a spectator link
-would show it, live.
+would show it, live; for a player's seat (``s=side-0/player-1``), that same public table
+plus the player's own hand from the seat's view (:func:`engine.seats.seat_view`'s
+``private``), its playable cards tappable. A tap asks the tablet for the move (an ``act``
+message carrying the view's position, so a double tap never plays twice, HR-SEAT-4); the
+tablet's next view or its refusal (the clause and its words) answers.
 
 What a reload needs is kept on the phone: the seat and the last view in sessionStorage
 (the screen comes back as it was, marked away), the seat's secret from the tablet in
@@ -20,9 +24,14 @@ import json
 
 from engine import codec
 from engine import game as games
+from engine import seats as seating
+from engine.ascension.tables import MANEUVER_NAMES, MANEUVERS
+from engine.cards import Card, CardError
 from engine.registry import BY_KIND
 from web import platform, qr, seatmsg, wire
 from web.dom import button, h
+from web.parts.cards import card_button, card_view
+from web.parts.chances import percent
 from web.session import Session
 
 #: sessionStorage: the seat this tab joined and the last view it had.
@@ -40,6 +49,7 @@ class WatchSession(Session):
     move, no drawer; the phone's own bar in place of the session's toolbar."""
 
     watch = True
+    seat_player = False  # a player's seat (its hand drawn by the join view), not only watching
 
     def __init__(self, app, kind: str, bar) -> None:
         super().__init__(app, kind, BY_KIND[kind].title)
@@ -67,6 +77,27 @@ class WatchSession(Session):
         return action.startswith(("session:", "file:"))  # nothing of the tablet's session here
 
 
+def _seat_id(value) -> bool:
+    """Whether ``value`` is a seat id a link or storage may name (``watch``, ``side-0/player-1`` …)."""
+    if value == seatmsg.WATCH:
+        return True
+    try:
+        return bool(seating.seat_numbers(value))
+    except seating.SeatRefused:
+        return False
+
+
+def _cards(tokens) -> list[Card]:
+    """The cards of a seat's view (``["9H", "2S"]``), read as hostile input: bad ones are left out."""
+    out = []
+    for token in tokens if isinstance(tokens, list) else ():
+        try:
+            out.append(Card.parse(token))
+        except (CardError, ValueError, TypeError):
+            continue
+    return out
+
+
 def _words(value) -> bool:
     return isinstance(value, str) and 0 < len(value) <= 40 and value.isascii() and value.replace("-", "").isalnum()
 
@@ -86,11 +117,18 @@ class JoinView:
         self.label = ""
         self.shown = -1
         self.tables: dict[str, object] = {}  # kind → the table's view, drawing the watched game
+        self.private: dict | None = None  # what this seat alone sees (a player's seat), from its last view
+        self.position = 0  # the table's position in the last view (a move is asked on it: HR-SEAT-4)
+        self.asked: int | None = None  # the position a move was asked on, until the table answers
+        self.selected: list[str] = []  # the cards chosen to discard (OIC-8), on this phone only
+        self.refusal: tuple[str, str] | None = None  # the tablet's last refusal: clause, words
+        self.maneuver: str | None = None  # the general's maneuver chosen, not yet declared (AI-7)
+        self.both = False  # the spoils drawn were of a decisive victory (the stake and a pool card, CMP-4)
 
     # ------------------------------------------------------------ the link
     def on_enter(self, params: dict) -> None:
         kind, seat, table, offer = params.get("t"), params.get("s"), params.get("k"), params.get("o")
-        if kind not in BY_KIND or seat != seatmsg.WATCH or not _words(table):
+        if kind not in BY_KIND or not _seat_id(seat) or not _words(table):
             self._restore()
             if self.kind is None:
                 self.status, self.problem = "failed", ("This link is not a whole invitation from a table. On the "
@@ -141,8 +179,8 @@ class JoinView:
     # ------------------------------------------------------------ the wire
     def _event(self, kind: str, text: str) -> None:
         if kind == "open":
-            token = _token(self.table, self.seat) or ""
-            wire.send(self.peer, seatmsg.hello(token))
+            token = _token(self.table, self.seat) or seatmsg.NEW_TOKEN
+            wire.send(self.peer, seatmsg.hello(self.seat, token, self.position))
         elif kind == "message":
             try:
                 message = seatmsg.read_table_message(text)
@@ -173,6 +211,11 @@ class JoinView:
             self.shown = message["n"]
             self.status = "connected"
             self._show(message["g"])
+        elif kind == "seat":
+            self._seat_view(message)
+        elif kind == "refused":
+            self.asked, self.refusal = None, (message["rule"], message["text"])
+            self.position = max(0, message["n"])
         elif kind == "bye":
             self.status, self.problem = "dropped", message["text"]
             wire.close(self.peer)
@@ -204,6 +247,7 @@ class JoinView:
             view = getattr(importlib.import_module(module), name)(self.app)
             view.session = WatchSession(self.app, self.kind, self._bar)
             self.tables[self.kind] = view
+        view.session.seat_player = self.seat != seatmsg.WATCH
         return view
 
     # ------------------------------------------------------------ drawing
@@ -212,7 +256,8 @@ class JoinView:
         status = self.status
         return h("div", {"class": ["seat-bar", status], "role": "status", "data-testid": "seat-bar",
                          "data-status": status},
-                 h("span", {"class": "seat-name"}, h("strong", {}, self.label or "Watcher"), f" · watching {title}"),
+                 h("span", {"class": "seat-name"}, h("strong", {}, self.label or "Watcher"),
+                   f" · watching {title}" if self.seat == seatmsg.WATCH else f" · {title}"),
                  h("span", {"class": "seat-status", "data-testid": "seat-status"}, STATUS_WORDS.get(status, status)))
 
     def render(self):
@@ -220,14 +265,17 @@ class JoinView:
             return h("section", {"class": "panel join"}, h("h2", {}, "Join a table"),
                      h("p", {"class": "msg-error", "role": "alert"}, self.problem or ""))
         title = BY_KIND[self.kind].title
+        watching = self.seat == seatmsg.WATCH
         problem = h("p", {"class": "msg-error", "role": "alert", "data-testid": "join-problem"},
                     self.problem) if self.problem else None
         if self.status in ("answering", "answered") or (self.status == "failed" and not self._has_view()):
             return [self._bar(), h("section", {"class": "panel join", "data-testid": "join"},
-                                   h("h2", {}, f"Join {title} as a watcher"),
+                                   h("h2", {}, f"Join {title} as {'a watcher' if watching else 'a player'}"),
                                    problem, self._answer_view(),
                                    h("p", {"class": "muted"}, "This phone will show the table live, read-only: what "
-                                                             "a spectator may see, nothing hidden."))]
+                                                             "a spectator may see, nothing hidden." if watching else
+                                     "This phone will show the table live and your own hand: only this phone is "
+                                     "sent it. Your moves are made here; the tablet keeps the game."))]
         table = self._table()
         away = None
         if self.status in ("away", "dropped"):
@@ -242,7 +290,178 @@ class JoinView:
         frame = frame if isinstance(frame, list) else [frame]
         # the seat bar (the frame's toolbar) first, then what is wrong, then the table
         return [frame[0], h("div", {"data-key": "seat-notes", "class": "frame-slot"}, away,
-                            problem if self.status != "dropped" else None), *frame[1:]]
+                            problem if self.status != "dropped" else None),
+                h("div", {"data-key": "seat-hand", "class": "frame-slot"}, self._hand_view()), *frame[1:]]
+
+    # ------------------------------------------------------------ a player's seat
+    def _seat_view(self, message: dict) -> None:
+        """A player seat's view: the public table (replayed from its saved form) and what
+        this seat alone sees. A view of another table or seat, or an old one, is not shown."""
+        view = message["view"]
+        if (message["kind"] != self.kind or view["kind"] != self.kind or view["seat"] != self.seat
+                or message["n"] <= self.shown):
+            return
+        try:
+            game, _ = codec.game_from_dict(view["public"])
+        except codec.CodecError as err:
+            self.problem = f"The table's view could not be shown: {err}"
+            return
+        if game.kind != self.kind or not games.is_spectator(game):
+            self.problem = "The tablet sent a view of another kind: it is not shown."
+            return
+        self.shown, self.status = message["n"], "connected"
+        if view["position"] != self.position:
+            self.refusal, self.selected = None, []  # the table moved on: a new choice (a maneuver chosen stays)
+        self.position, self.asked = max(0, view["position"]), None
+        self.private = view["private"]
+        if isinstance(self.private.get("bid"), dict):
+            self.maneuver = None  # declared and sealed (AI-7): next week's choice starts afresh
+        if view["label"]:
+            self.label = view["label"][:80]
+        self._table().session.show(game)
+        self._keep(codec.encode_share(game))  # a reload shows the public table, never the hand
+
+    def _ask(self, action: dict) -> None:
+        """Ask the tablet for ``action`` on the view drawn now; nothing more until it answers
+        (a second tap of a double tap lands on a disabled card, and would be refused anyway,
+        HR-SEAT-4)."""
+        if self.status != "connected" or self.asked is not None:
+            return
+        token = _token(self.table, self.seat)
+        if token is None:
+            self.problem = "This phone has no seat key yet: wait for the tablet to welcome it."
+            return
+        if wire.send(self.peer, seatmsg.act(self.seat, token, self.position, action)):
+            self.asked, self.refusal = self.position, None
+
+    def _hand_view(self):
+        """A player seat's own part, drawn above the public table: its hand and the moves it
+        may make now (the conflict, the campaign); nothing for the watch seat."""
+        p = self.private
+        if self.seat == seatmsg.WATCH or not isinstance(p, dict):
+            return None
+        live = self.status == "connected" and self.asked is None
+        refused = (h("p", {"class": "msg-error", "role": "alert", "data-testid": "seat-refused"},
+                      h("span", {"class": "rule-id"}, self.refusal[0]), " ", self.refusal[1])
+                   if self.refusal else None)
+        if self.kind == "conflict":
+            return self._conflict_hand(p, live, refused)
+        if self.kind == "campaign":
+            return self._campaign_hand(p, live, refused)
+        if self.kind == "battle":
+            return self._general_bid(p, live, refused)
+        return None
+
+    def _general_bid(self, p: dict, live: bool, refused):
+        """A battle general's blind bid on its own phone (AI-7): a maneuver chosen, then
+        declared; sealed until the tablet reveals both bids together. The other army's bid
+        is never sent here (hidden means absent)."""
+        sealed = p.get("bid") if isinstance(p.get("bid"), dict) else None
+        may = p.get("may") if isinstance(p.get("may"), list) else []
+        if sealed is not None:
+            name = sealed.get("name") if isinstance(sealed.get("name"), str) else ""
+            return self._seat_panel("Your bid is sealed: the tablet reveals both bids together (AI-7).", refused,
+                                    h("p", {"data-testid": "seat-bid"}, "Your sealed bid: ", h("strong", {}, name[:60])))
+        if "bid" not in may:
+            return self._seat_panel("Your general waits: the tablet plays the week's steps." if p.get("phase") != "bid"
+                                    else "Waiting for the tablet.", refused)
+        chosen = self.maneuver if self.maneuver in MANEUVERS else None
+        picks = [button(MANEUVER_NAMES[m], "join:maneuver", m, cls=["btn", "maneuver", m == chosen and "primary"],
+                        aria_pressed="true" if m == chosen else "false", disabled=not live) for m in MANEUVERS]
+        declare = button(f"Declare {MANEUVER_NAMES[chosen]}" if chosen else "Choose a maneuver", "join:declare",
+                         cls="btn primary", disabled=not live or chosen is None)
+        return self._seat_panel("Choose your maneuver in secret, then declare it (AI-7).", refused,
+                                h("div", {"class": "seat-maneuvers", "role": "group", "aria-label": "Maneuvers",
+                                          "data-testid": "seat-maneuvers"}, picks),
+                                h("div", {"class": "row"}, declare))
+
+    def _seat_panel(self, say: str, refused, *body):
+        return h("section", {"class": "panel seat-hand", "data-testid": "seat-hand", "data-position": str(self.position),
+                             "data-asked": "true" if self.asked is not None else "false",
+                             "aria-label": f"{self.label or 'Your'} hand"},
+                 h("p", {"class": "seat-say", "role": "status"}, "Sent: waiting for the tablet…"
+                   if self.asked is not None else say), refused, *body)
+
+    def _campaign_hand(self, p: dict, live: bool, refused):
+        """The campaign player's own cards, best hand and treaty odds (CMP-7, CMP-8), and the
+        spoils of a battle it won (CMP-4): the stake, or a pool card (with the stake too after
+        a decisive victory), each one tap."""
+        cards = _cards(p.get("cards"))
+        if p.get("cards") is None:
+            return self._seat_panel("The players' own deck: your cards are in your hand, not in the app.", refused)
+        spoils = p.get("spoils") if isinstance(p.get("spoils"), dict) else None
+        best = p.get("best") if isinstance(p.get("best"), dict) else None
+        lines = []
+        if best is not None and isinstance(best.get("name"), str):
+            lines.append(h("p", {"data-testid": "seat-best"}, "Your best hand: ", h("strong", {}, best["name"][:60])))
+        odds = [o for o in p.get("odds") or [] if isinstance(o, dict) and isinstance(o.get("hand"), str)
+                and isinstance(o.get("chance"), (int, float))]
+        if odds:
+            lines.append(h("p", {"class": "muted small", "data-testid": "seat-odds"}, "If the table came now: ",
+                           "; ".join(f"{o['hand'][:30]} {percent(float(o['chance']))}" for o in odds[:10])))
+        take = []
+        say = "Your cards."
+        if spoils is not None:
+            both = spoils.get("both") is True
+            say = ("You won decisively: take the stake and one pool card (CMP-4)." if both else
+                   "You won: take the loser's stake or one pool card (CMP-4).")
+            stake = _cards([spoils.get("stake")]) if spoils.get("stake") is not None else []
+            if stake:
+                take.append(card_button(stake[0], "join:take", "stake", "playable", size="pick",
+                                        label=f"Take the stake, the {stake[0].name}", disabled=not live))
+            for card in _cards(spoils.get("pool")):
+                take.append(card_button(card, "join:take", str(card), "playable", size="pick",
+                                        label=f"Take the {card.name}" + (" and the stake" if both else ""),
+                                        disabled=not live))
+            self.both = both
+        return self._seat_panel(say, refused,
+                                h("div", {"class": "seat-cards", "role": "group", "aria-label": "Spoils",
+                                          "data-testid": "seat-spoils"}, take) if take else None,
+                                h("div", {"class": "hand seat-cards", "role": "group", "aria-label": "Your cards",
+                                          "data-testid": "seat-cards"}, [card_view(c, "pick") for c in cards]),
+                                lines)
+
+    def _conflict_hand(self, p: dict, live: bool, refused):
+        """The seat's own hand (Organizations In Conflict, OIC-8, OIC-11, OIC-14): the cards it
+        may play tappable while its side is to play; its discard while the discard phase lasts."""
+        hand = _cards(p.get("hand"))
+        playable = {str(c) for c in _cards(p.get("playable"))}
+        discarding = p.get("may_discard") is True
+        if p.get("hand") is None:  # real cards: the hand is in the player's fingers
+            return self._seat_panel("This table plays with real cards: play them on the table and enter them on "
+                                    "the tablet.", refused)
+        if discarding:
+            say = "Choose the cards to discard (OIC-8), or keep them all."
+        elif p.get("to_play") is True:
+            say = "Your side is to play: tap a highlighted card." if playable else "None of your cards can be played."
+        elif p.get("phase") == "discard":
+            say = "Discarded: waiting for the other players."
+        else:
+            say = "Your hand. The other side is to play." if p.get("phase") == "play" else "Your hand."
+        tiles = []
+        for card in hand:
+            token = str(card)
+            if discarding:
+                chosen = token in self.selected
+                tiles.append(card_button(card, "join:select", token, "selected" if chosen else "", size="pick",
+                                         pressed=chosen, disabled=not live))
+            elif token in playable:
+                tiles.append(card_button(card, "join:play", token, "playable", size="pick",
+                                         label=f"Play the {card.name}", disabled=not live))
+            else:
+                tiles.append(card_button(card, "", token, "blocked", size="pick", disabled=True))
+        controls = []
+        if discarding:
+            n = len(self.selected)
+            controls.append(button(f"Discard {n} card{'s' if n != 1 else ''}" if n else "Keep all cards",
+                                   "join:discard", cls="btn primary", disabled=not live))
+        elif p.get("may_pass") is True:
+            controls.append(button("Cannot play — end the round" if not playable else "Pass — end the round",
+                                   "join:pass", cls="btn", disabled=not live))
+        return self._seat_panel(say, refused,
+                                h("div", {"class": "hand seat-cards", "role": "group", "aria-label": "Your cards",
+                                          "data-testid": "seat-cards"}, tiles),
+                                h("div", {"class": "row"}, controls) if controls else None)
 
     def _has_view(self) -> bool:
         view = self.tables.get(self.kind) if self.kind else None
@@ -269,6 +488,28 @@ class JoinView:
             platform.copy_text(self.answer)
             self.app.toast("Copied the answer: paste it on the tablet.")
             return
+        if action == "join:play" and isinstance(arg, str):
+            self._ask({"type": "play", "card": arg})
+            return
+        if action == "join:pass":
+            self._ask({"type": "pass"})
+            return
+        if action == "join:select" and isinstance(arg, str):
+            self.selected = [c for c in self.selected if c != arg] if arg in self.selected else [*self.selected, arg]
+            return
+        if action == "join:take" and isinstance(arg, str):  # CMP-4, as the tablet's own spoils take it
+            self._ask({"type": "take", "stake": True, "pool": None} if arg == "stake" else
+                      {"type": "take", "stake": self.both, "pool": arg})
+            return
+        if action == "join:maneuver" and arg in MANEUVERS:
+            self.maneuver = arg
+            return
+        if action == "join:declare" and self.maneuver in MANEUVERS:
+            self._ask({"type": "bid", "maneuver": self.maneuver})
+            return
+        if action == "join:discard":
+            self._ask({"type": "discard", "cards": list(self.selected)})
+            return
         view = self.tables.get(self.kind) if self.kind else None
         if view is not None and not action.startswith(("session:", "file:")):
             view.handle(action, arg, el, event)  # the read-only view's own toggles; no move is made
@@ -292,7 +533,7 @@ def _kept() -> dict | None:
     except ValueError:
         return None
     if (not isinstance(data, dict) or set(data) != {"t", "s", "k", "label", "g"} or data["t"] not in BY_KIND
-            or data["s"] != seatmsg.WATCH or not _words(data["k"]) or not isinstance(data["label"], str)
+            or not _seat_id(data["s"]) or not _words(data["k"]) or not isinstance(data["label"], str)
             or len(data["label"]) > 80 or not (data["g"] is None or isinstance(data["g"], str))):
         return None
     return data

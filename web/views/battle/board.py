@@ -10,7 +10,7 @@ from engine import game as games
 from engine.ascension import TURN_PHASES
 from web.dom import button, h
 from web.parts.curtain import curtain
-from web.parts.rulebits import rule_ref, with_rule_refs
+from web.parts.rulebits import rule_ref, seat_house_rules, with_rule_refs
 
 from . import bids, matrix, roll
 from .draft import SETTING_KEYS, SIDE_CLASS, STATS, TRAIT_LABELS, _int, blank_unit, repair_rules
@@ -329,6 +329,7 @@ def _rules_in_play(view, st):
                  "No house tables: Major, Crushing and Legendary read the Minor victory table."),
                [h("li", {}, rule_ref(rid, "battle"), " ", h("span", {"class": "badge house"}, "House rule"), " ",
                   text) for rid, text in ai.HOUSE_RULES.items() if rid != "HR-AI-7"],
+               seat_house_rules(),
                h("li", {}, h("span", {"class": "badge ruling"}, "Rulings"), " ",
                  [[rule_ref(rid, "battle"), " "] for rid in ai.RULINGS]),
                h("li", {}, button("Print the result matrices", "battle:print", cls="btn small"))))

@@ -22,7 +22,7 @@ import copy
 
 from engine import consim as cs
 from web.dom import button, h
-from web.parts.rulebits import rule_ref, with_rule_refs
+from web.parts.rulebits import rule_ref, seat_house_rules, with_rule_refs
 from web.parts.tool import ToolView, whole
 from web.session import Session
 
@@ -163,6 +163,7 @@ class ConsimView(ToolView):
                       " ", v.label, ": ", v.describe(settings[v.key])) for v in cs.VARIANTS],
                    [h("li", {}, rule_ref(rid, ROUTE), " ", h("span", {"class": "badge house"}, "House rule"), " ", text)
                     for rid, text in cs.HOUSE_RULES.items() if rid not in {v.rule_id for v in cs.VARIANTS}],
+                   seat_house_rules(),
                    h("li", {}, h("span", {"class": "badge ruling"}, "Rulings"), " ",
                      [[rule_ref(rid, ROUTE), " "] for rid in cs.RULINGS])),
                  h("div", {"class": "row"},

@@ -64,7 +64,9 @@ def public_tracker(view, st, leave: bool):
     intro = h("section", {"class": "panel ini-now", "data-testid": "players-view"},
               h("h2", {}, "Players' view" if leave else "Spectator view"),
               h("p", {"class": "muted small"},
-                "The Observer's hidden combatants are shown only as placeholders: no names, cards or statuses."
+                ("The Observer's hidden combatants are shown only as placeholders: no names, cards or statuses."
+                 if st.count_hidden else "The Observer's hidden combatants are one line per side: no names, "
+                                         "number, cards or statuses (HR-CS-8).")
                 if hidden else "Everything on the table is shown."),
               shots.last_shot_panel(view, st))
     return h("div", {"class": "ini-tracker players", "data-testid": "tracker", "data-phase": st.phase,

@@ -495,3 +495,15 @@ def test_property_an_uncounted_copy_holds_no_hidden_name_nor_count(made, play_se
     assert copy.unseen_acting == (cur is not None and full.turns[cur].combatant in hidden)
     if cur is not None and not copy.unseen_acting:
         assert copy.combatants[cs.acting(copy)].name == full.combatants[full.turns[cur].combatant].name
+
+
+def test_the_phones_seats_of_an_ambush_count_no_hidden_combatant():
+    from engine import seats as seating
+
+    g = run(ambush_game(), AMBUSH_DEAL, NEXT, NEXT)
+    views = {s.id: json.dumps(seating.seat_view(g, s.id), ensure_ascii=False) for s in seating.seats(g)}
+    assert len(views) >= 2  # Sgt. Rook's seat and the watch seat
+    for seat, text in views.items():
+        for token in ("Xqz-Ambusher", "hidden_cards", "The Observer's combatant ", "5 of them", '"elite"'):
+            assert token not in text, (token, seat)
+        assert "Kvq-Ally-Rifleman" in text, seat

@@ -20,7 +20,7 @@ module, holds its public names (``__all__``). The parts, by file:
   HR-CS-1 … HR-CS-8), rulings (:data:`RULINGS`), :data:`LEGACY_RULES`, and the immutable
   tracker: :class:`Combatant`, :class:`Status`, :class:`Turn`, :class:`DealtHand`,
   :class:`ShotTarget`, :class:`Shot`, :class:`LogEntry`, :class:`ConsimState`, with
-  :class:`ShotOdds`, :class:`Forecast` and :class:`DieCall`; :func:`placeholder`;
+  :class:`ShotOdds`, :class:`Forecast` and :class:`DieCall`; :func:`placeholder`, :data:`HIDDEN_GROUP` (HR-CS-8);
 * ``rules.py`` — pure rule functions, each docstring starting with its RULES.md id:
   :func:`initiative_key`, :func:`initiative_order` (CS-5), :func:`wound_status` (CS-10),
   :func:`cards_due` (CS-2, CS-3, CS-4), :func:`to_hit_target`, :func:`hit_modifier`,
@@ -164,6 +164,7 @@ from .values import (
                      DECK_TABLE,
                      DICE_APP,
                      DICE_TABLE,
+                     HIDDEN_GROUP,
                      HOUSE_RULES,
                      KIND,
                      LEGACY_RULES,
@@ -202,7 +203,7 @@ __all__ = [
     "ADVANTAGES", "VARIANT_BY_KEY", "LEGACY_RULES", "DECK_APP", "DECK_TABLE", "DICE_APP", "DICE_TABLE",
     "Training", "Trait", "Grain", "Cover", "Condition", "WoundStatus",
     "Combatant", "Status", "Turn", "DealtHand", "ShotTarget", "Shot", "LogEntry", "ShotOdds", "Forecast", "DieCall",
-    "ConsimState", "placeholder",
+    "ConsimState", "placeholder", "HIDDEN_GROUP",
     # rule functions
     "initiative_order", "initiative_key", "wound_status", "cards_due", "to_hit_target", "hit_modifier",
     "damage_modifier", "suppression_multiplier", "suppression_caused", "base_ticks", "hit_chance",

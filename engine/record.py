@@ -153,7 +153,8 @@ def record(game: games.Game, *, name: str | None = None,
                             intro="As the history lists them." if labels else "No step taken yet.",
                             numbered=True))
     sections.append(_rules_section(mod, public))
-    sections.append(_house_section(mod))
+    unused = getattr(mod, "rules_not_in_play", None)  # engine.system: a rule only a choice brings in
+    sections.append(_house_section(mod, frozenset(unused(state)) if unused is not None else frozenset()))
     view = getattr(mod, "SPECTATOR_VIEW", "")
     note = ("Made from the spectator copy: " + view) if view else "Made from the spectator copy."
     return Record(kind=game.kind, tool=tool, title=title, facts=tuple(facts),
@@ -250,13 +251,13 @@ def _plain(value: Any) -> str:
     return str(value)
 
 
-def _house_section(mod: ModuleType) -> Section:
+def _house_section(mod: ModuleType, unused: frozenset[str] = frozenset()) -> Section:
     rules = getattr(mod, "HOUSE_RULES", {}) or {}
     # How a game from outside is opened (HR-AI-14, HR-OIC-4) is no rule of its play, and the record is
     # made from the spectator copy, which is never checked: the system's OPENING_RULES are left out.
     opening = set(getattr(mod, "OPENING_RULES", ()) or ())
     entries = tuple(Entry(str(text), ref=str(rid), tag="house rule") for rid, text in rules.items()
-                    if rid not in opening)
+                    if rid not in opening and rid not in unused)
     intro = ("The app's own rules where the source is silent; each applies when its case arises."
              if entries else "This table has no house rules.")
     return Section("house", "House rules", entries, intro=intro)

@@ -94,6 +94,9 @@ OPTIONAL_HOOKS: dict[str, str] = {
                      "as the record says them",
     "RULINGS": "the ids of the RULES.md rulings this system applies (the record lists them)",
     "HOUSE_RULES": "{id: text} of the house rules this system applies (shown as house rules)",
+    "rules_not_in_play": "rules_not_in_play(state) -> frozenset[str]: the ids among HOUSE_RULES that only "
+                         "a choice of the game brings in and this game did not choose (HR-CS-8), left out "
+                         "of its printed record (engine.record), so older games print as they did",
     "OPENING_RULES": "the ids among HOUSE_RULES about opening a game from outside (HR-AI-14, HR-OIC-4), "
                      "not part of a game's printed record (engine.record)",
 }

@@ -283,3 +283,56 @@ document.addEventListener("click", (event) => {
   root.dataset.print = button.dataset.print;
   window.print();
 });
+
+// Press and hold (issue 34 item 7): a button with data-hold-action is no tap. Held for
+// HOLD_MS — a finger, the mouse, or Enter/Space kept down — it fills (--hold, 0 to 1,
+// class "holding") and then sends "ct:hold", which the app (web/app.py on_hold) takes
+// as that button's action; lifting, sliding off or releasing the key before cancels.
+// The one gesture the players' view asks before the Observer's view returns.
+const HOLD_MS = 1000;
+let held = null;
+function holdStop() {
+  if (!held) return;
+  cancelAnimationFrame(held.frame);
+  held.el.classList.remove("holding");
+  held.el.style.removeProperty("--hold");
+  held = null;
+}
+function holdStart(el) {
+  if (held || el.disabled) return;
+  const started = performance.now();
+  const tick = () => {
+    if (!held || held.el !== el) return;
+    const part = Math.min(1, (performance.now() - started) / HOLD_MS);
+    el.style.setProperty("--hold", part.toFixed(3));
+    if (part < 1) {
+      held.frame = requestAnimationFrame(tick);
+      return;
+    }
+    holdStop();
+    el.dispatchEvent(new CustomEvent("ct:hold", { bubbles: true }));
+  };
+  el.classList.add("holding");
+  held = { el, frame: requestAnimationFrame(tick) };
+}
+document.addEventListener("pointerdown", (event) => {
+  const el = event.target.closest?.("[data-hold-action]");
+  if (el && event.button === 0) holdStart(el);
+});
+for (const type of ["pointerup", "pointercancel"]) document.addEventListener(type, holdStop);
+document.addEventListener("pointerout", (event) => {
+  if (held && !held.el.contains(event.relatedTarget)) holdStop();
+});
+document.addEventListener("keydown", (event) => {
+  const el = event.target.closest?.("[data-hold-action]");
+  if (!el || (event.key !== "Enter" && event.key !== " ")) return;
+  event.preventDefault(); // no click: only the held key counts
+  if (!event.repeat) holdStart(el);
+});
+document.addEventListener("keyup", (event) => {
+  if (held && (event.key === "Enter" || event.key === " ")) holdStop();
+});
+document.addEventListener("contextmenu", (event) => {
+  if (event.target.closest?.("[data-hold-action]")) event.preventDefault(); // a long press is no menu
+});
+window.addEventListener("blur", holdStop);

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from tests.e2e.conftest import READY
+from tests.e2e.consim_kit import hold
 from tests.e2e.test_consim import enter_roster
 from tests.screenshot_kit import OUT, run
 
@@ -96,7 +97,7 @@ def tour(page, base: str, tag: str) -> None:
     shoot(page, f"players-view-{tag}")
     page.get_by_role("button", name="Observer's view…").click()
     shoot(page, f"players-leave-{tag}", full=False)
-    page.get_by_role("button", name="Yes, show everything").click()
+    hold(page, page.get_by_role("button", name="Hold to show everything"))
     page.get_by_role("button", name="History").click()
     shoot(page, f"history-{tag}", full=False)
     page.get_by_role("button", name="Share").click()

@@ -302,6 +302,19 @@ class App:
         tap = self._tap_of(event, el, action, arg)
         return lambda: self._tap(tap, action, arg, el)
 
+    def on_hold(self, event):
+        """A button held down to its end (static/shell.js, data-hold-action): its action, as a tap
+        (issue 34 item 7: the gesture the players' view asks before the Observer's view)."""
+        el = self._target(event, "data-hold-action")
+        if el is None or el.hasAttribute("disabled"):
+            return None
+        action = str(el.getAttribute("data-hold-action"))
+        arg = platform.text(el.getAttribute("data-arg"))
+        label = platform.text(el.getAttribute("aria-label")) or str(el.textContent or "")
+        # a held press has no spot and is never a finger's double tap (the guard's rule)
+        tap = Tap(float(platform.now_ms()), None, (el, action, arg), " ".join(label.split())[:60], touch=False)
+        return lambda: self._tap(tap, action, arg, el)
+
     def on_pointer(self, event):
         """Remember whether the last pointer down was a finger (the guard's touch rule)."""
         try:
@@ -566,6 +579,7 @@ class App:
     def start(self) -> None:
         self.listen(document, "pointerdown", self.on_pointer)
         self.listen(document, "click", self.on_click)
+        self.listen(document, "ct:hold", self.on_hold)
         self.listen(document, "input", self.on_field)
         self.listen(document, "change", self.on_field)
         self.listen(document, "submit", lambda e: e.preventDefault())

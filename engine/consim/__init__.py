@@ -17,10 +17,10 @@ module, holds its public names (``__all__``). The parts, by file:
   :class:`Grain`, :class:`Cover`, :class:`WoundStatus`, :class:`Condition`), the
   advantages (:data:`ADVANTAGES`, CS-2), the variants (:data:`VARIANTS`: the CS-3 pulp
   floor, HR-CS-6 whose cards, HR-CS-7 whose dice), house rules (:data:`HOUSE_RULES`:
-  HR-CS-1 … HR-CS-7), rulings (:data:`RULINGS`), :data:`LEGACY_RULES`, and the immutable
+  HR-CS-1 … HR-CS-8), rulings (:data:`RULINGS`), :data:`LEGACY_RULES`, and the immutable
   tracker: :class:`Combatant`, :class:`Status`, :class:`Turn`, :class:`DealtHand`,
   :class:`ShotTarget`, :class:`Shot`, :class:`LogEntry`, :class:`ConsimState`, with
-  :class:`ShotOdds`, :class:`Forecast` and :class:`DieCall`; :func:`placeholder`;
+  :class:`ShotOdds`, :class:`Forecast` and :class:`DieCall`; :func:`placeholder`, :data:`HIDDEN_GROUP` (HR-CS-8);
 * ``rules.py`` — pure rule functions, each docstring starting with its RULES.md id:
   :func:`initiative_key`, :func:`initiative_order` (CS-5), :func:`wound_status` (CS-10),
   :func:`cards_due` (CS-2, CS-3, CS-4), :func:`to_hit_target`, :func:`hit_modifier`,
@@ -49,7 +49,7 @@ module, holds its public names (``__all__``). The parts, by file:
 * ``record.py`` — :func:`record_part`: CONSIM's part of the printable record.
 
 The rules it covers: RULES.md section 3, CS-1 … CS-13 (the rulings CS-3, CS-5, CS-6,
-CS-13), and the house rules HR-CS-1 … HR-CS-7.
+CS-13), and the house rules HR-CS-1 … HR-CS-8.
 
 Every public function refuses a bad argument with a ``ValueError`` subclass
 (:class:`ArgumentError`, :class:`SetupError`, :class:`~engine.game.ActionError`,
@@ -61,6 +61,12 @@ Setup (plain JSON)::
      "combatants": [{"name": "Rifleman 1", "side": 0, "grain": "individual",
                      "training": "trained", "weapon": ["semi-automatic"], "player": false}],
      "privacy": true}     # the Observer hides non-player combatants from the players
+
+HR-CS-8: a non-player line's ``"hidden": false`` keeps it in the players' sight (absent: hidden,
+the meaning of every game saved before); ``"count_hidden": false`` (absent: true, as before)
+keeps the number of hidden combatants and of their cards out of the players' view, its log,
+the spectator copy and the phones: the copy shows each side's hidden ones as one line,
+"The Observer's hidden combatants", and says only when they start and stop acting.
 
 A spectator's copy adds ``"spectator": true`` and ``"hidden"`` (the combatants the
 Observer hid: in the copy they are placeholders, "The Observer's combatant 3"). A
@@ -139,6 +145,7 @@ from .rules import (
                      initiative_order,
                      is_hidden,
                      round_over,
+                     rules_not_in_play,
                      shot_odds,
                      suppression_caused,
                      suppression_multiplier,
@@ -157,6 +164,7 @@ from .values import (
                      DECK_TABLE,
                      DICE_APP,
                      DICE_TABLE,
+                     HIDDEN_GROUP,
                      HOUSE_RULES,
                      KIND,
                      LEGACY_RULES,
@@ -195,13 +203,13 @@ __all__ = [
     "ADVANTAGES", "VARIANT_BY_KEY", "LEGACY_RULES", "DECK_APP", "DECK_TABLE", "DICE_APP", "DICE_TABLE",
     "Training", "Trait", "Grain", "Cover", "Condition", "WoundStatus",
     "Combatant", "Status", "Turn", "DealtHand", "ShotTarget", "Shot", "LogEntry", "ShotOdds", "Forecast", "DieCall",
-    "ConsimState", "placeholder",
+    "ConsimState", "placeholder", "HIDDEN_GROUP",
     # rule functions
     "initiative_order", "initiative_key", "wound_status", "cards_due", "to_hit_target", "hit_modifier",
     "damage_modifier", "suppression_multiplier", "suppression_caused", "base_ticks", "hit_chance",
     "wound_distribution", "shot_odds", "apply_wound", "countdown_dice",
     # who acts now, what the players see, the next deal
-    "current_turn", "acting", "can_act", "round_over", "turn_counts", "is_hidden", "forecast", "public_state",
+    "current_turn", "acting", "can_act", "round_over", "turn_counts", "is_hidden", "rules_not_in_play", "forecast", "public_state",
     # the referee: may this be done?
     "check_shot", "can_shoot", "check_long", "can_long", "check_treat", "can_treat",
     "check_first_aid", "can_first_aid", "check_end_round", "can_end_round",

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..game import ArgumentError, Game, is_spectator, replay, system
 from .rules import current_index, kept_hidden, turns_dying
-from .setup import hidden_entry, normalize_setup
+from .setup import hidden_entry, hidden_group_entry, normalize_setup
 from .steps import start, step
 from .values import KIND, ConsimState
 
@@ -20,6 +20,33 @@ from .values import KIND, ConsimState
 def _acting_hidden(state: ConsimState, hidden: frozenset[int] | set[int]) -> bool:
     cur = current_index(state)
     return cur is not None and state.turns[cur].combatant in hidden
+
+
+def _copy_roster(combatants: list[dict[str, Any]], hidden: frozenset[int], count: bool
+                 ) -> tuple[dict[int, int], list[dict[str, Any]], set[int]]:
+    """The copy's roster: ``(where each combatant is in it, its lines, its hidden lines)``.
+
+    Counted (every game before HR-CS-8): one numbered placeholder per hidden combatant, in
+    place. Not counted (HR-CS-8): each side's hidden combatants are one line, where the
+    first of them stood, so the copy holds nothing that says how many there are."""
+    if count:
+        numbers = {i: n for n, i in enumerate(sorted(hidden), start=1)}
+        return ({i: i for i in range(len(combatants))},
+                [hidden_entry(numbers[i], c["side"]) if i in hidden else c for i, c in enumerate(combatants)],
+                set(hidden))
+    pos: dict[int, int] = {}
+    roster: list[dict[str, Any]] = []
+    group: dict[int, int] = {}
+    for i, c in enumerate(combatants):
+        if i not in hidden:
+            pos[i] = len(roster)
+            roster.append(c)
+        else:
+            if c["side"] not in group:
+                group[c["side"]] = len(roster)
+                roster.append(hidden_group_entry(c["side"]))
+            pos[i] = group[c["side"]]
+    return pos, roster, set(group.values())
 
 
 def public_game(game: Game) -> Game:
@@ -34,6 +61,8 @@ def public_game(game: Game) -> Game:
     unseen shooter's, given by its results (hit, wound, suppression) without the
     dice that would tell the shooter's training or weapon; fire at them is listed
     without a result. The players' view of the tracker is drawn from this copy.
+    HR-CS-8: unless the Observer says how many are hidden (``count_hidden``), each side's
+    hidden combatants are one line, and the copy counts neither them nor their cards.
     """
     return _public(game)[0]
 
@@ -59,65 +88,74 @@ def _public(game: Game) -> tuple[Game, ConsimState]:
         state = mod.step(state, action, game.rules, rng)
         states.append(state)
     final = states[-1]
-    hidden = frozenset(i for i in range(len(final.combatants)) if kept_hidden(final, i))
+    real_hidden = frozenset(i for i in range(len(final.combatants)) if kept_hidden(final, i))
     setup = normalize_setup(game.setup)
-    numbers = {i: n for n, i in enumerate(sorted(hidden), start=1)}
-    setup["combatants"] = [hidden_entry(numbers[i], c["side"]) if i in hidden else c
-                           for i, c in enumerate(setup["combatants"])]
+    pos, roster, hidden = _copy_roster(setup["combatants"], real_hidden, final.count_hidden)
+    setup["combatants"] = roster
     setup.update(spectator=True, hidden=sorted(hidden), privacy=final.privacy)
     copy_state = start(setup, game.rules)
     kept: list[dict[str, Any]] = []
+    quiet = not final.count_hidden  # HR-CS-8: nothing in the copy counts the hidden
 
     def emit(action: dict[str, Any], after: ConsimState, moves: bool = True) -> None:
         nonlocal copy_state
-        if moves and _acting_hidden(after, hidden):
+        if moves and _acting_hidden(after, real_hidden):
             action["hidden_next"] = True
         copy_state = step(copy_state, action, game.rules)
         kept.append(action)
+
+    def still_unseen(after: ConsimState) -> bool:
+        """An uncounted copy says only when the hidden start and stop acting, not each card."""
+        return quiet and copy_state.unseen_acting and _acting_hidden(after, real_hidden)
 
     for action, before, after in zip(actions, states, states[1:]):
         kind = action.get("type")
         if kind == "deal":
             out: dict[str, Any] = {"type": "deal"}
-            adv = {k: list(v) for k, v in action.get("advantages", {}).items() if int(k) not in hidden}
+            adv = {str(pos[int(k)]): list(v) for k, v in action.get("advantages", {}).items()
+                   if int(k) not in real_hidden}
             if adv:
                 out["advantages"] = adv
             if action.get("surprised"):
                 out["surprised"] = list(action["surprised"])
-            out["cards"] = {str(i): [c.token for c in h.dealt] for i, h in enumerate(after.hands)
-                            if i not in hidden and h is not None and h.dealt}
-            unseen = sum(len(after.hands[i].kept) for i in hidden)
-            if unseen:
+            out["cards"] = {str(pos[i]): [c.token for c in h.dealt] for i, h in enumerate(after.hands)
+                            if i not in real_hidden and h is not None and h.dealt}
+            unseen = sum(len(after.hands[i].kept) for i in real_hidden)
+            if unseen and not quiet:
                 out["hidden_cards"] = unseen
             emit(out, after)
         elif kind == "next":
-            emit({"type": "next"}, after)
+            if not still_unseen(after):
+                emit({"type": "next"}, after)
         elif kind == "long":
-            if action["combatant"] not in hidden:
-                emit({"type": "long", "combatant": action["combatant"], "cards": list(action["cards"])}, after)
-            elif copy_state.unseen_acting != _acting_hidden(after, hidden) or not final.legacy:
+            if action["combatant"] not in real_hidden:
+                emit({"type": "long", "combatant": pos[action["combatant"]], "cards": list(action["cards"])}, after)
+            elif copy_state.unseen_acting != _acting_hidden(after, real_hidden) or not (final.legacy or quiet):
                 emit({"type": "next"}, after)
         elif kind == "shoot":
             shot = after.last_shot
             by = {r.target: r for r in shot.targets}
-            public = [t for t in action["targets"] if t not in hidden]
+            targets = list(dict.fromkeys(pos[t] for t in action["targets"]))
+            first = {pos[t]: t for t in reversed(action["targets"])}
+            public = [t for t in action["targets"] if t not in real_hidden]
             moves = not final.legacy
-            if shot.shooter not in hidden:
-                out = {"type": "shoot", "shooter": shot.shooter, "targets": list(action["targets"]),
+            if shot.shooter not in real_hidden:
+                out = {"type": "shoot", "shooter": pos[shot.shooter], "targets": targets,
                        "mode": shot.mode, "cover": shot.cover.value, "unseen": shot.unseen,
-                       "dice": [None if t in hidden else {k: v for k, v in (("d10", by[t].d10), ("d6", by[t].d6),
-                                                                          ("countdown", by[t].countdown))
-                                                          if v is not None} for t in action["targets"]]}
+                       "dice": [None if first[t] in real_hidden else
+                                {k: v for k, v in (("d10", by[first[t]].d10), ("d6", by[first[t]].d6),
+                                                   ("countdown", by[first[t]].countdown)) if v is not None}
+                                for t in targets]}
                 if shot.semi:
                     out["semi"] = shot.semi
                 emit(out, after, moves)
             elif public:
                 results: list[dict[str, Any] | None] = []
-                for t in action["targets"]:
-                    if t in hidden:
+                for t in targets:
+                    if first[t] in real_hidden:
                         results.append(None)
                         continue
-                    r = by[t]
+                    r = by[first[t]]
                     entry: dict[str, Any] = {"hit": r.hit}
                     if r.hit:
                         entry["wound"] = r.wound.value
@@ -125,18 +163,18 @@ def _public(game: Game) -> tuple[Game, ConsimState]:
                     if r.countdown is not None:
                         entry["countdown"] = r.countdown
                     results.append(entry)
-                emit({"type": "shoot", "targets": list(action["targets"]), "mode": shot.mode,
+                emit({"type": "shoot", "targets": targets, "mode": shot.mode,
                       "cover": shot.cover.value, "unseen": shot.unseen, "results": results}, after, moves)
-            elif moves:
+            elif moves and not still_unseen(after):
                 emit({"type": "next"}, after)
         elif kind == "end_round":
             out = {"type": "end_round"}
-            dice = {str(i): after.statuses[i].countdown for i in range(len(after.combatants))
-                    if i not in hidden and turns_dying(before.statuses[i])}
+            dice = {str(pos[i]): after.statuses[i].countdown for i in range(len(after.combatants))
+                    if i not in real_hidden and turns_dying(before.statuses[i])}
             if dice:
                 out["dice"] = dice
             emit(out, after, moves=False)
         elif kind in ("treat", "first_aid"):
-            if action["combatant"] not in hidden:
-                emit({"type": kind, "combatant": action["combatant"]}, after, moves=False)
+            if action["combatant"] not in real_hidden:
+                emit({"type": kind, "combatant": pos[action["combatant"]]}, after, moves=False)
     return replace(game, seed=0, setup=setup, actions=tuple(kept), position=len(kept), _tip=None), copy_state

@@ -45,7 +45,9 @@ def record_part(state: ConsimState, game: Any) -> tuple[tuple[str, ...], list[Se
                 parts.append(f"cards {cards_text(hand.kept)}")
             details.append(f"{fighter.name}{' (PC)' if fighter.player else ''}: {', '.join(parts)}")
         count = sum(1 for i in hidden if state.combatants[i].side == s)
-        if count:
+        if count and not state.count_hidden:  # HR-CS-8: one line, no number
+            details.append("The Observer's hidden combatants (not counted)")
+        elif count:
             details.append(f"{plural(count, 'combatant')} of the Observer: hidden")
         groups.append(Entry(side, details=tuple(details)))
     order = []

@@ -62,7 +62,7 @@ def _hidden_next(state: ConsimState, action: Mapping[str, Any], out: dict[str, A
         raise ActionError("Only a spectator's copy says that a hidden combatant acts next ('hidden_next')")
     if action["hidden_next"] is not True:
         raise ActionError("'hidden_next' is true or absent")
-    if unseen_cards <= 0:
+    if unseen_cards <= 0 and (state.count_hidden or not state.hidden):  # HR-CS-8: an uncounted copy
         raise RuleError("CS-5", "no card of the Observer's hidden combatants is in this round's order")
     out["hidden_next"] = True
 

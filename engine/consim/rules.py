@@ -371,7 +371,8 @@ def round_over(state: ConsimState) -> bool:
 def is_hidden(state: ConsimState, index: int) -> bool:
     """Privacy: are this combatant's cards and status hidden from the players?
 
-    Non-player combatants are hidden while the Observer's privacy is on; in a
+    The non-player combatants the Observer chose (HR-CS-8; by default, in games saved
+    before it, all of them) are hidden while the Observer's privacy is on; in a
     spectator's copy the hidden ones are placeholders.
     """
     state = state_arg(state)
@@ -383,7 +384,16 @@ def kept_hidden(state: ConsimState, index: int) -> bool:
     """:func:`is_hidden` of a state and index known to be ones (inside the package)."""
     if index in state.hidden:
         return True
-    return state.privacy and not state.combatants[index].player
+    fighter = state.combatants[index]
+    return state.privacy and not fighter.player and fighter.hidden
+
+
+def rules_not_in_play(state: ConsimState) -> frozenset[str]:
+    """HR-CS-8 is in play only when the Observer chose it: a non-player combatant kept in the
+    players' sight, or the hidden not counted (a game that chose neither hides as before)."""
+    state = state_arg(state)
+    chosen = not state.count_hidden or any(not c.player and not c.hidden for c in state.combatants)
+    return frozenset() if chosen else frozenset({"HR-CS-8"})
 
 
 def turn_counts(state: ConsimState) -> tuple[int, int]:

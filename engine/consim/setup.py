@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import Enum
-from typing import Any
+from typing import Any, cast
 
 from ..game import SetupError
 from ..text import key_text, setup_text, shown
-from .values import MAX_COMBATANTS, MAX_SIDES, NAME_MAX, Combatant, Grain, Training, Trait, placeholder
+from .values import HIDDEN_GROUP, MAX_COMBATANTS, MAX_SIDES, NAME_MAX, Combatant, Grain, Training, Trait, placeholder
 
 
 def _text(value: Any, where: str, what: str) -> str:
@@ -32,8 +32,8 @@ def _bool(value: Any, where: str, what: str) -> bool:
     return value
 
 
-_SETUP_KEYS = ("sides", "combatants", "privacy", "spectator", "hidden", "legacy", "facts")
-_COMBATANT_KEYS = ("name", "side", "grain", "training", "weapon", "player")
+_SETUP_KEYS = ("sides", "combatants", "privacy", "count_hidden", "spectator", "hidden", "legacy", "facts")
+_COMBATANT_KEYS = ("name", "side", "grain", "training", "weapon", "player", "hidden")
 
 
 def hidden_entry(number: int, side: int) -> dict[str, Any]:
@@ -42,12 +42,22 @@ def hidden_entry(number: int, side: int) -> dict[str, Any]:
             "weapon": [], "player": False}
 
 
+def hidden_group_entry(side: int) -> dict[str, Any]:
+    """HR-CS-8: the one roster line of a side's hidden combatants in a spectator's copy that
+    does not count them (``"count_hidden": false``)."""
+    return {"name": HIDDEN_GROUP, "side": side, "grain": "individual", "training": "untrained",
+            "weapon": [], "player": False}
+
+
 def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
     """CS-1: validated, canonical roster JSON (see :mod:`engine.consim`); raises :class:`SetupError`.
 
     ``"spectator": true`` marks a spectator's copy (:func:`public_game`); only it may list
     ``"hidden"`` combatants, each a placeholder, and a roster that lists ``"hidden"`` (even
-    none) is one, flag or not. ``"legacy": true``: a game saved
+    none) is one, flag or not. HR-CS-8: a non-player combatant's ``"hidden": false`` keeps it
+    in the players' sight (absent: hidden, as in every game saved before); ``"count_hidden":
+    false`` says nothing of how many are hidden (absent: the count is said, as before), and
+    such a copy shows each side's hidden combatants as one line. ``"legacy": true``: a game saved
     before the CS-3 and CS-5 rulings (:func:`upgrade`). ``"facts"`` is the earlier name
     of ``"spectator"`` (false is dropped).
     """
@@ -88,14 +98,21 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
             raise SetupError(f"{where}: a weapon is automatic or semi-automatic, not both (CS-11)")
         if {"ground-vehicle", "air-vehicle"} <= traits:
             raise SetupError(f"{where}: a weapon is a ground- or an air-vehicle weapon, not both (CS-11)")
-        out.append({
+        line = {
             "name": name, "side": side,
             "grain": _choice(Grain, c.get("grain", "individual"), where, "kind"),
             "training": _choice(Training, c.get("training", "untrained"), where, "training"),
             "weapon": [t.value for t in Trait if t.value in traits],
             "player": _bool(c.get("player", False), where, "player character"),
-        })
+        }
+        hide = _bool(c.get("hidden", not line["player"]), where, "hidden from the players")
+        if hide and line["player"]:
+            raise SetupError(f"{where}: a player character is never hidden from the players (HR-CS-8)")
+        if not hide and not line["player"]:
+            line["hidden"] = False  # HR-CS-8: the Observer keeps this one in the players' sight
+        out.append(line)
     privacy = _bool(setup.get("privacy", True), "Roster", "privacy")
+    count_hidden = _bool(setup.get("count_hidden", True), "Roster", "say how many are hidden")
     facts = _bool(setup.get("facts", False), "Roster", "facts")
     # Today only a spectator's copy lists "hidden" (even empty): a copy edited to drop its
     # flag is still a spectator's copy (issue 30). Rosters saved while "facts" and "hidden"
@@ -115,11 +132,18 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
         raise SetupError("Roster: hidden must list combatants by number, each once")
     if hidden and not spectator:
         raise SetupError("Roster: only a spectator copy hides combatants outright")
-    for number, h in enumerate(sorted(hidden), start=1):
+    if not count_hidden and spectator:
+        sides = [cast(int, out[h]["side"]) for h in hidden]
+        if len(set(sides)) != len(sides) or any(out[h] != hidden_group_entry(s) for h, s in zip(hidden, sides)):
+            raise SetupError(f"Roster: a copy that does not count the hidden shows each side's hidden "
+                             f"combatants as one line, “{HIDDEN_GROUP}” (HR-CS-8)")
+    for number, h in enumerate(sorted(hidden) if count_hidden else (), start=1):
         if out[h] != hidden_entry(number, out[h]["side"]):
             raise SetupError(f"Roster: hidden combatant {h + 1} must be the placeholder "
                              f"“{placeholder(number)}” (a spectator's copy holds nothing of it)")
     normal: dict[str, Any] = {"sides": side_names, "combatants": out, "privacy": privacy}
+    if not count_hidden:
+        normal["count_hidden"] = False
     if spectator:
         normal["spectator"] = True
         normal["hidden"] = sorted(hidden)
@@ -131,4 +155,5 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
 def combatant_of(raw: Mapping[str, Any]) -> Combatant:
     """The :class:`Combatant` of a canonical roster line (:func:`normalize_setup`)."""
     return Combatant(raw["name"], raw["side"], Grain(raw["grain"]), Training(raw["training"]),
-                     frozenset(Trait(t) for t in raw["weapon"]), raw["player"])
+                     frozenset(Trait(t) for t in raw["weapon"]), raw["player"],
+                     raw.get("hidden", not raw["player"]))

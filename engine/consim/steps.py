@@ -48,7 +48,8 @@ def start(setup: Mapping[str, Any], rules: Mapping[str, Any] | None = None,
         sides=tuple(normal["sides"]), combatants=combatants,
         statuses=tuple(Status() for _ in combatants), rules=tuple(sorted(settings.items())),
         hands=tuple(None for _ in combatants), privacy=normal["privacy"], facts=normal.get("spectator", False),
-        hidden=frozenset(normal.get("hidden", ())), legacy=legacy, log=log)
+        hidden=frozenset(normal.get("hidden", ())), legacy=legacy, log=log,
+        count_hidden=normal.get("count_hidden", True))
 
 
 # ---------------------------------------------------------------------------
@@ -88,7 +89,10 @@ def _do_deal(state: ConsimState, action: Mapping[str, Any], rng: random.Random |
     dealt = sum(len(h.dealt) for h in hands if h is not None)
     lost = sum(len(h.lost) for h in hands if h is not None)
     if state.facts and state.hidden:
-        text = f"Round {round_}: {plural(len(turns) + unseen, 'card')} to act"
+        if state.count_hidden:
+            text = f"Round {round_}: {plural(len(turns) + unseen, 'card')} to act"
+        else:  # HR-CS-8: the hidden are not counted
+            text = f"Round {round_}: {plural(len(turns), 'card')} shown to act, besides the Observer's hidden ones"
         if unseen:
             text += f" ({unseen} of them the Observer's hidden combatants')"
         if lost:

@@ -185,6 +185,11 @@ HOUSE_RULES: Mapping[str, str] = MappingProxyType({
     "HR-CS-7": "Whose dice is a game setting: with the app's dice the app rolls; with your own dice the "
                "shot's d10 and d6 and the countdown dice are rolled at the table and entered, checked and "
                "recorded.",
+    "HR-CS-8": "What the players' view hides is the Observer's choice, combatant by combatant: by default "
+               "the non-player combatants of the sides without a player character (the players' own allies "
+               "stay in sight). The hidden ones of a side show as one line, “The Observer's hidden "
+               "combatants”, that says neither how many there are nor how many cards they hold, unless "
+               "the Observer chooses “Say how many are hidden”.",
 })
 
 #: RULES.md clauses that are rulings (the app's reading where the source is silent).
@@ -209,6 +214,10 @@ def placeholder(number: int) -> str:
     """What a spectator's copy and the players' view call the ``number``-th hidden combatant."""
     number = whole_arg(number, "A hidden combatant's number", 1, 10_000)  # issue 30: no 5,000-digit name
     return f"The Observer's combatant {number}"
+
+
+#: HR-CS-8: the one line of a side's hidden combatants when the copy does not count them.
+HIDDEN_GROUP = "The Observer's hidden combatants"
 
 
 # ---------------------------------------------------------------------------
@@ -293,6 +302,8 @@ class Combatant:
     training: Training = Training.UNTRAINED
     weapon: frozenset[Trait] = frozenset()
     player: bool = False
+    #: HR-CS-8: hidden from the players while the Observer's privacy is on (a non-player only).
+    hidden: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
@@ -305,6 +316,7 @@ class Combatant:
             raise ArgumentError(f"A combatant's weapon traits must be a list of traits (got {shown(weapon)})")
         object.__setattr__(self, "weapon", frozenset(enum_arg(Trait, t, "A weapon trait") for t in weapon))
         flag_arg(self.player, "Player character")
+        flag_arg(self.hidden, "Hidden from the players")
 
     def has(self, trait: Trait) -> bool:
         return trait in self.weapon
@@ -461,6 +473,8 @@ class ConsimState:
     legacy: bool = False
     unseen_acting: bool = False
     unseen_cards: int = 0
+    #: HR-CS-8: the players' view says how many are hidden (every game saved before it did).
+    count_hidden: bool = True
     advantages: tuple[tuple[str, ...], ...] = field(default=())
 
     @property

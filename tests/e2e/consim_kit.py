@@ -106,3 +106,23 @@ def rewrite_slot(page, game) -> None:
     fresh = json.loads(codec.dumps(game))
     data.update({k: fresh[k] for k in ("actions", "position")})
     page.evaluate("([k, v]) => localStorage.setItem('ct:v1:slot:' + k, v)", [key, json.dumps(data)])
+
+
+#: static/shell.js HOLD_MS: how long the Observer's view's button is held (issue 34 item 7).
+HOLD_MS = 1000
+
+
+def hold(page, locator, ms: int = HOLD_MS + 300) -> None:
+    """Press ``locator`` and keep it pressed ``ms`` milliseconds (a finger's press and hold)."""
+    box = locator.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.wait_for_timeout(ms)
+    page.mouse.up()
+
+
+def leave_players_view(page) -> None:
+    """Back to the Observer's view: "Observer's view…", then hold "Hold to show everything"."""
+    page.get_by_role("button", name="Observer's view…").tap()
+    hold(page, page.get_by_role("button", name="Hold to show everything"))
+    page.wait_for_selector("[data-testid=players-view]", state="detached")

@@ -443,3 +443,45 @@ def test_main_action_on_screen_without_scrolling(page, base_url, size):
     page.get_by_role("button", name="Roll the dice").tap()
     on_screen(page.locator("[data-testid=headline]"))
     assert_app_ok(page)
+
+
+def test_the_rules_panel_and_its_print_show_this_battles_house_cell(page, base_url):
+    """Issue 34 item 1 (AI-11): a house cell of the Major victory table, applied in the battle,
+    is the cell the Rules panel's matrices and their print show, marked ✎, and the Major
+    heading says which cells still fall back to Minor victory; with no battle open, the source's."""
+    open_app(page, base_url + "#/battle")
+    build_armies(page)
+    page.locator("[data-action='battle:edit-tier'][data-arg=major]").tap()
+    page.locator("[data-action='battle:edit-cell'][data-arg='attack.defend']").tap()
+    page.locator("[data-field=cell-text]").fill("Inflict 2-3 casualties")
+    page.get_by_role("button", name="Use as house rule").dispatch_event("click")  # Safari: field still focused
+    page.get_by_role("button", name="Start the battle").tap()
+    page.wait_for_selector("[data-testid=board]")
+    assert ai.result_cell(full_game(page).rules, "major", "attack", "defend").origin == "house"
+    page.keyboard.press("Escape")
+    panel = page.locator("#rules-battle")
+    cell = panel.locator("td[data-cell='major.attack.defend']")
+    assert cell.get_attribute("data-origin") == "house"
+    assert cell.text_content() == "✎ Inflict 2-3 casualties (house table)"
+    assert panel.locator("td[data-cell='major.shock.shock']").get_attribute("data-origin") == "fallback"
+    caption = panel.locator("table[data-tier=major] caption").text_content()
+    assert "1 house cell ✎; the other 35 cells (†) fall back to Minor victory" in caption
+    assert "table not in the rules" not in caption
+    # the Minor table is untouched, Crushing still falls back whole
+    assert "table not in the rules" in panel.locator("table[data-tier=crushing] caption").text_content()
+    assert panel.locator("td[data-cell='minor.attack.defend']").get_attribute("data-origin") == "source"
+    # the print: the same cells, the ✎ on paper
+    page.emulate_media(media="print")
+    assert cell.is_visible() and cell.locator(".cell-mark.house").is_visible()
+    page.emulate_media(media="screen")
+    # the board's own matrix heading is true too
+    live = page.locator("[data-testid=live-matrix] table[data-tier=major] [data-testid=tier-note]")
+    if live.count():
+        assert "1 house cell ✎" in live.text_content()
+    # a new battle's setup: the Rules panel shows the source's tables again
+    page.get_by_role("button", name="Saves").tap()
+    page.locator("[data-action='session:new']").first.tap()
+    page.wait_for_selector("[data-testid=setup]")
+    assert cell.text_content() == "† Inflict 0-1 casualties"
+    assert cell.get_attribute("data-origin") == "fallback"
+    no_traceback(page)

@@ -18,6 +18,7 @@ from engine import consim as cs
 from engine.game import apply, new_game, replay
 
 from .conftest import READY, TABLET_LANDSCAPE, TABLET_PORTRAIT, open_app
+from .consim_kit import leave_players_view
 
 #: The app's double-tap window (web.parts.curtain.SETTLE_MS, TapGuard): a finger's second tap at
 #: the same spot within it, after a tap that moved the game, is refused (the view imports the browser).
@@ -305,8 +306,7 @@ def test_players_view_shows_no_hidden_card_and_a_double_tap_does_not_reveal(page
     assert not (secret & cards_on_screen(page))
     page.get_by_role("button", name="Stay in the players' view").tap()
     assert page.locator("[data-testid=players-view]").count() == 1
-    page.get_by_role("button", name="Observer's view…").tap()
-    page.get_by_role("button", name="Yes, show everything").tap()
+    leave_players_view(page)  # issue 34 item 7: a press and hold, not a tap
     assert secret <= cards_on_screen(page)
 
 
@@ -441,8 +441,7 @@ def test_tablet_battery_every_field_then_every_button(page, base_url, new_device
         if page.locator("[data-testid=tracker]").count() == 0:
             return
         if page.locator("[data-testid=players-view]").count():
-            page.get_by_role("button", name="Observer's view…").tap()
-            page.get_by_role("button", name="Yes, show everything").tap()
+            leave_players_view(page)
         if page.locator("[data-testid=deal-panel]").count():
             page.get_by_role("button", name="Deal", exact=True).tap()
         rename_field()

@@ -7,9 +7,11 @@ link opened on the same device, until the Observer leaves it through its questio
 
 from __future__ import annotations
 
+import re
+
 from engine import codec
 from engine import consim as cs
-from engine.game import apply, undo
+from engine.game import apply, replay, undo
 
 from .conftest import TABLET_LANDSCAPE, TABLET_PORTRAIT
 from .consim_kit import (
@@ -18,11 +20,14 @@ from .consim_kit import (
     VIEW_KEY,
     dom_text,
     get,
+    hold,
+    leave_players_view,
     link,
     make,
     man,
     open_at,
     open_game,
+    put,
     reload,
     rewrite_slot,
     wait_settle,
@@ -137,8 +142,7 @@ def test_the_players_view_holds_through_reload_route_new_round_undo_and_a_full_l
     page.get_by_role("button", name="Stay in the players' view").tap()
     reload(page)
     page.wait_for_selector("[data-testid=players-view]")
-    page.get_by_role("button", name="Observer's view…").tap()
-    page.get_by_role("button", name="Yes, show everything").tap()
+    leave_players_view(page)
     assert get(page, VIEW_KEY) == {"players": False}
     assert set(HIDDEN_CARDS[:2]) <= set(page.locator("#app-initiative [data-card]").evaluate_all(
         "els => els.map(e => e.dataset.card)"))
@@ -165,4 +169,127 @@ def test_the_players_view_says_who_acts_as_the_round_goes_on(page, base_url):
         said += page.locator("[data-testid=shot-result]").inner_text()
     assert "An unseen shooter" in said
     assert_nothing_hidden(page, "the players' view mid-round")
+    assert_app_ok(page)
+
+
+# ---------------------------------------------------------------------------
+# Issue 34 item 7: the Observer's view returns only after a press and hold
+
+
+def test_the_observers_view_returns_only_after_a_held_press_and_a_lift_cancels(page, base_url):
+    page.set_viewport_size(TABLET_LANDSCAPE)
+    open_at(page, link(base_url, make(ROSTER, DEAL, rules=OWN)))
+    page.get_by_role("button", name="Players' view", exact=True).tap()
+    page.wait_for_selector("[data-testid=players-view]")
+    page.get_by_role("button", name="Observer's view…").tap()
+    held = page.get_by_role("button", name="Hold to show everything")
+    # a tap, a click and a short press do nothing: the players' view stays, nothing hidden shows
+    held.tap()
+    held.click()
+    hold(page, held, 350)
+    page.wait_for_timeout(900)
+    assert page.locator("[data-testid=players-view]").count() == 1
+    assert_nothing_hidden(page, "after a tap, a click and a short press")
+    # the button fills while held (visible progress), and lifting before the end cancels
+    box = held.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.wait_for_timeout(500)
+    part = float(held.evaluate("el => getComputedStyle(el).getPropertyValue('--hold') || '0'"))
+    assert 0.2 < part < 1 and "holding" in held.get_attribute("class")
+    fill = held.locator(".hold-fill").evaluate("el => getComputedStyle(el).transform")
+    assert fill not in ("none", "matrix(0, 0, 0, 1, 0, 0)"), fill
+    page.mouse.move(5, 5)  # slides off: cancelled
+    page.wait_for_timeout(900)
+    page.mouse.up()
+    assert page.locator("[data-testid=players-view]").count() == 1
+    assert "holding" not in held.get_attribute("class")
+    # the keyboard: Enter kept pressed a second (a quick Enter does nothing)
+    held.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    assert page.locator("[data-testid=players-view]").count() == 1
+    page.keyboard.down("Enter")
+    page.wait_for_timeout(1300)
+    page.keyboard.up("Enter")
+    page.wait_for_selector("[data-testid=players-view]", state="detached")
+    assert get(page, VIEW_KEY) == {"players": False}
+    assert set(HIDDEN_CARDS) <= set(page.locator("#app-initiative [data-card]").evaluate_all(
+        "els => els.map(e => e.dataset.card)"))
+    # and a finger's press and hold, from the players' view again
+    page.get_by_role("button", name="Players' view", exact=True).tap()
+    page.wait_for_selector("[data-testid=players-view]")
+    leave_players_view(page)
+    assert get(page, VIEW_KEY) == {"players": False}
+    assert_app_ok(page)
+
+
+# ---------------------------------------------------------------------------
+# Issue 34 item 2, HR-CS-8: the Observer chooses who is hidden; the hidden are not counted
+
+AMBUSHERS = [f"Xqz-Ambusher-{n}" for n in range(1, 6)]
+AMBUSH = {"sides": ["Players", "Ambush"], "privacy": True, "count_hidden": False, "combatants": [
+    man("Sgt. Rook", 0, player=True, training="trained"),
+    {**man("Kvq-Ally-Rifleman", 0, training="trained"), "hidden": False},
+    *(man(name, 1, training="elite", weapon=["semi-automatic"]) for name in AMBUSHERS)]}
+AMBUSH_DEAL = {"type": "deal", "cards": {"0": ["5C"], "1": ["4C"], "2": ["AS"], "3": ["KS"], "4": ["QS"],
+                                        "5": ["JS"], "6": ["10S"]}}
+NO_COUNT = ("The Observer's combatant ", "7 cards", "5 of them", "Ambusher", "elite", "semi-automatic",
+            "hidden_cards", "5 combatants")
+
+
+def test_the_players_allies_are_shown_and_the_ambush_is_one_uncounted_line(browser, base_url):
+    game = make(AMBUSH, AMBUSH_DEAL, {"type": "next"}, {"type": "next"}, rules=OWN)
+    for url, where in ((link(base_url, game), "players' view"),
+                       (f"{base_url}{ROUTE}?g={codec.encode_share(cs.public_game(game))}", "spectator link")):
+        context = browser.new_context(viewport=TABLET_LANDSCAPE, has_touch=True)
+        try:
+            page = context.new_page()
+            open_at(page, url)
+            if where == "players' view":
+                page.get_by_role("button", name="Players' view", exact=True).tap()
+            page.wait_for_selector("[data-testid=players-view]")
+            text = dom_text(page)
+            for token in NO_COUNT:
+                assert token not in text, f"{where}: {token!r}"
+            assert "Kvq-Ally-Rifleman" in page.locator("[data-testid=board]").inner_text()
+            lines = page.locator("[data-testid=hidden-line]")
+            assert lines.count() == 1
+            assert lines.inner_text() == "The Observer's hidden combatants (HR-CS-8): not shown."
+            assert page.locator("[data-testid=status]").inner_text() == \
+                "Round 1: the Observer's combatants are acting (CS-5)."
+            assert page.locator("[data-testid=order-count]").inner_text() == \
+                "0 done · 2 to go, not counting the Observer's hidden cards"
+            assert "2 cards shown to act, besides the Observer's hidden ones" in \
+                page.locator("#app-initiative .log").inner_text()
+            assert_app_ok(page)
+        finally:
+            context.close()
+
+
+def test_the_roster_hides_the_observers_side_by_default_and_the_observer_chooses(page, base_url):
+    page.set_viewport_size(TABLET_PORTRAIT)
+    put_roster = {"draft": {"sides": ["Players", "Opposition"], "privacy": True, "combatants": [
+        man("Sgt. Rook", 0, player=True), man("Kvq-Ally-Rifleman", 0), man("Xqz-Foe-Sniper", 1),
+        man("Xqz-Foe-Spotter", 1)]}}
+    open_at(page, f"{base_url}{ROUTE}")
+    put(page, "ct:v1:draft:initiative", put_roster)
+    reload(page)
+    page.wait_for_selector("[data-testid=roster]")
+    boxes = [page.locator(f"[data-testid=hide-{i}] input") for i in (1, 2, 3)]
+    assert page.locator("[data-testid=hide-0]").count() == 0  # a player character is never hidden
+    assert [b.is_checked() for b in boxes] == [False, True, True]  # the default: the Observer's side
+    boxes[2].tap()  # the Observer shows the spotter
+    count = page.get_by_role("checkbox", name=re.compile("Say how many are hidden"))
+    assert not count.is_checked()
+    page.get_by_role("button", name="Start tracking").tap()
+    page.wait_for_selector("[data-testid=tracker]")
+    state = replay(open_game(page))
+    assert [cs.is_hidden(state, i) for i in range(4)] == [False, False, True, False]
+    assert state.count_hidden is False
+    page.get_by_role("button", name="Players' view", exact=True).tap()
+    page.wait_for_selector("[data-testid=players-view]")
+    text = dom_text(page)
+    assert "Xqz-Foe-Sniper" not in text and "Xqz-Foe-Spotter" in text and "Kvq-Ally-Rifleman" in text
+    assert "The Observer's combatant " not in text
     assert_app_ok(page)

@@ -746,7 +746,7 @@ def test_pulp_variant_keeps_a_player_character_in_the_fight():
 
 
 def test_house_rules_are_listed_with_ids():
-    assert set(HOUSE_RULES) == {f"HR-CS-{n}" for n in range(1, 8)}
+    assert set(HOUSE_RULES) == {f"HR-CS-{n}" for n in range(1, 9)}
     assert cs.RULINGS == ("CS-3", "CS-5", "CS-6", "CS-13")
     assert "part of the ruling CS-3" in HOUSE_RULES["HR-CS-4"] and "CS-13" in HOUSE_RULES["HR-CS-3"]
 

@@ -374,3 +374,136 @@ def test_property_hidden_means_absent_and_the_copy_says_only_true_things(made, p
         assert last.unseen_cards == sum(len(full.hands[i].kept) for i in hidden)
     for where, text in texts.items():
         assert "Zyx-" not in text or not full.privacy, where
+
+
+# ---------------------------------------------------------------------------
+# HR-CS-8 (issue 34 item 2): the Observer chooses who is hidden; the hidden are not counted
+
+
+def ambush_game(count_hidden: bool = False, seed: int = 4242):
+    """Sgt. Rook and an ally the Observer keeps in sight, against five hidden ambushers."""
+    people = [man("Sgt. Rook", 0, player=True, weapon=["automatic"]),
+              {**man("Kvq-Ally-Rifleman", 0, training="trained"), "hidden": False}]
+    people += [man(f"Xqz-Ambusher-{n}", 1, training="elite", weapon=["semi-automatic"]) for n in range(5)]
+    setup = {**roster(*people, sides=("Players", "Ambush")), "count_hidden": count_hidden}
+    return new_game(cs.KIND, setup, OWN, seed=seed)
+
+
+AMBUSH_DEAL = deal("5C", "4C", "AS", "KS", "QS", "JS", "10S")  # the five ambushers act first
+
+
+def test_an_ally_the_observer_keeps_in_sight_is_shown_by_name():
+    g = run(ambush_game(), AMBUSH_DEAL)
+    full = replay(g)
+    assert [cs.is_hidden(full, i) for i in range(7)] == [False, False, True, True, True, True, True]
+    pub = cs.public_game(g)
+    assert pub.setup["combatants"][1]["name"] == "Kvq-Ally-Rifleman"
+    assert "The Observer's combatant" not in json.dumps(pub.setup)
+
+
+def test_an_uncounted_side_is_one_line_and_nothing_counts_its_cards():
+    g = run(ambush_game(), AMBUSH_DEAL, NEXT, NEXT, NEXT, NEXT)  # four ambushers' cards acted
+    pub = cs.public_game(g)
+    assert pub.setup["combatants"][2:] == [{"name": "The Observer's hidden combatants", "side": 1,
+                                            "grain": "individual", "training": "untrained", "weapon": [],
+                                            "player": False}]
+    assert pub.setup["hidden"] == [2] and pub.setup["count_hidden"] is False
+    # the copy says only that the hidden act: no count, not one step per hidden card
+    assert pub.actions == ({"type": "deal", "cards": {"0": ["5C"], "1": ["4C"]}, "hidden_next": True},)
+    texts = spectator_texts(g)
+    for where, text in texts.items():
+        for token in ("Xqz-Ambusher", "hidden_cards", "The Observer's combatant ", "7 cards", "5 of them",
+                      '"elite"', '"semi-automatic"'):
+            assert token not in text, (token, where)
+    copy = replay(pub)
+    assert copy.log[0].text.startswith("Round 1: 2 cards shown to act, besides the Observer's hidden ones")
+    assert copy.unseen_acting and cs.turn_counts(copy) == (0, 2)
+    # the fifth hidden card acts: the copy's order moves to the shown cards
+    g = run(g, NEXT)
+    copy = replay(cs.public_game(g))
+    assert not copy.unseen_acting and cs.acting(copy) == 0
+    assert len(cs.public_game(g).actions) == 2
+
+
+def test_a_shot_at_two_hidden_ambushers_is_one_shot_at_the_hidden_line():
+    g = run(ambush_game(), deal("AS", "KS", "5C", "4C", "3C", "2C", "2D"),
+            shoot(0, 2, 3, mode="suppressive", dice=[{"d10": 4}, {"d10": 5}]))
+    pub = cs.public_game(g)
+    shot = pub.actions[1]
+    assert shot["targets"] == [2] and shot["dice"] == [None] and shot["shooter"] == 0
+    record = cs.record_part(replay(pub), pub)
+    text = json.dumps([s.entries for s in record[1]], default=str)
+    assert "The Observer's hidden combatants (not counted)" in text and "5 combatants" not in text
+    assert "Xqz-Ambusher" not in text
+
+
+def test_say_how_many_are_hidden_counts_them_as_before():
+    g = run(ambush_game(count_hidden=True), AMBUSH_DEAL, NEXT)
+    pub = cs.public_game(g)
+    assert [c["name"] for c in pub.setup["combatants"][2:]] == [
+        f"The Observer's combatant {n}" for n in range(1, 6)]
+    assert pub.actions[0]["hidden_cards"] == 5 and len(pub.actions) == 2
+    assert replay(pub).log[0].text.startswith("Round 1: 7 cards to act (5 of them the Observer's hidden combatants')")
+
+
+def test_an_older_roster_keeps_its_meaning_every_non_player_hidden_and_counted():
+    setup = roster(man("Sgt. Rook", 0, player=True), man("Old-Ally-Wmx", 0), man("Old-Foe-Wmx", 1))
+    g = new_game(cs.KIND, setup, OWN, seed=7)
+    assert cs.normalize_setup(setup) == setup  # no new field written for an older roster
+    full = replay(g)
+    assert [cs.is_hidden(full, i) for i in range(3)] == [False, True, True]
+    assert "HR-CS-8" in cs.rules_not_in_play(full)
+    pub = cs.public_game(g)
+    assert [c["name"] for c in pub.setup["combatants"]] == [
+        "Sgt. Rook", "The Observer's combatant 1", "The Observer's combatant 2"]
+    assert "HR-CS-8" not in cs.rules_not_in_play(replay(cs.public_game(ambush_game())))
+
+
+def test_a_player_character_is_never_hidden_and_a_forged_uncounted_copy_is_refused():
+    with pytest.raises(cs.SetupError, match="HR-CS-8"):
+        cs.normalize_setup(roster({**man("Sgt. Rook", 0, player=True), "hidden": True}))
+    pub = cs.public_game(run(ambush_game(), AMBUSH_DEAL))
+    forged = json.loads(json.dumps(pub.setup))
+    forged["combatants"].append({**forged["combatants"][2]})
+    forged["hidden"] = [2, 3]
+    with pytest.raises(cs.SetupError, match="one line"):
+        cs.normalize_setup(forged)
+
+
+@settings(max_examples=40)
+@given(rosters(), st.integers(0, 2**32 - 1), st.integers(0, 50), st.integers(0, 2**16))
+def test_property_an_uncounted_copy_holds_no_hidden_name_nor_count(made, play_seed, steps, shown_bits):
+    setup, _ = made
+    setup = {**setup, "count_hidden": False,
+             "combatants": [{**c, "hidden": False} if not c["player"] and shown_bits >> i & 1 else c
+                            for i, c in enumerate(setup["combatants"])]}
+    hidden_names = [c["name"] for c in setup["combatants"] if not c["player"] and c.get("hidden", True)]
+    g = random_play(new_game(cs.KIND, setup, seed=new_seed()), random.Random(play_seed), steps)
+    full = replay(g)
+    hidden = [i for i in range(len(full.combatants)) if cs.is_hidden(full, i)]
+    pub = cs.public_game(g)
+    copy = replay(pub)
+    if full.privacy:
+        assert_absent(g, hidden_names + ["hidden_cards", "The Observer's combatant "])
+        sides = [pub.setup["combatants"][i]["side"] for i in pub.setup["hidden"]]
+        assert sorted(sides) == sorted({full.combatants[i].side for i in hidden})
+    shown = [i for i in range(len(full.combatants)) if i not in hidden]
+    copy_shown = [i for i in range(len(copy.combatants)) if i not in copy.hidden]
+    assert [full.combatants[i].name for i in shown] == [copy.combatants[i].name for i in copy_shown]
+    assert [full.statuses[i] for i in shown] == [copy.statuses[i] for i in copy_shown]
+    cur = cs.current_turn(full)
+    assert copy.unseen_acting == (cur is not None and full.turns[cur].combatant in hidden)
+    if cur is not None and not copy.unseen_acting:
+        assert copy.combatants[cs.acting(copy)].name == full.combatants[full.turns[cur].combatant].name
+
+
+def test_the_phones_seats_of_an_ambush_count_no_hidden_combatant():
+    from engine import seats as seating
+
+    g = run(ambush_game(), AMBUSH_DEAL, NEXT, NEXT)
+    views = {s.id: json.dumps(seating.seat_view(g, s.id), ensure_ascii=False) for s in seating.seats(g)}
+    assert len(views) >= 2  # Sgt. Rook's seat and the watch seat
+    for seat, text in views.items():
+        for token in ("Xqz-Ambusher", "hidden_cards", "The Observer's combatant ", "5 of them", '"elite"'):
+            assert token not in text, (token, seat)
+        assert "Kvq-Ally-Rifleman" in text, seat

@@ -161,7 +161,10 @@ def test_every_setting_and_house_rule_in_force_is_there_with_its_id(game):
             assert any(e.text == f"{variant.label}: {variant.describe(game.rules[variant.key])}"
                        for e in rules.entries)
     house = rec.section("house")
-    opening = getattr(mod, "OPENING_RULES", ())  # how a game from outside opens: no rule of its play
+    opening = set(getattr(mod, "OPENING_RULES", ()))  # how a game from outside opens: no rule of its play
+    unused = getattr(mod, "rules_not_in_play", None)  # a rule only a choice brings in (HR-CS-8)
+    if unused is not None:
+        opening |= unused(replay(mod.public_game(game)))
     assert [(e.ref, e.text) for e in house.entries] == [(rid, text) for rid, text in mod.HOUSE_RULES.items()
                                                         if rid not in opening]
     assert all(e.tag == "house rule" for e in house.entries)

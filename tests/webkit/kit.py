@@ -113,6 +113,15 @@ def tap(driver, element) -> None:
         raise AssertionError(f"the tap on {element.text!r} was intercepted: {hit}") from None
 
 
+def hold(driver, element, seconds: float = 1.3) -> None:
+    """A press and hold on ``element`` (static/shell.js data-hold-action, about 1 s): the
+    pointer goes down in its middle, stays ``seconds``, and lifts."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    ActionChains(driver).click_and_hold(element).pause(seconds).release().perform()
+
+
 def safari_tap(driver, element) -> None:
     """A tap as iPad Safari delivers it: ``click`` fires, the focused field keeps focus."""
     driver.execute_script(_CLICK_JS, element)

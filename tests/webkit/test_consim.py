@@ -14,7 +14,7 @@ from engine import consim as cs
 from engine.game import apply, new_game, replay
 
 from .conftest import goto_route, set_size, wait_for
-from .kit import assert_app_ok, assert_on_screen, button, double_tap, field, safari_tap, tap, type_into, visible
+from .kit import assert_app_ok, assert_on_screen, button, double_tap, field, hold, safari_tap, tap, type_into, visible
 
 ROUTE = "initiative"
 SCOPE = "section.route[data-route='initiative']"
@@ -53,7 +53,7 @@ def to_roster(driver) -> None:
     if not visible(driver, f"{SCOPE} [data-testid=roster]"):
         if visible(driver, f"{SCOPE} [data-testid=players-bar]"):
             tap(driver, button(driver, "Observer's view…"))
-            tap(driver, button(driver, "Yes, show everything"))
+            hold(driver, button(driver, "Hold to show everything"))  # issue 34 item 7
         tap(driver, visible(driver, f"{SCOPE} [data-action='session:drawer'][data-arg=saves]")[0])
         tap(driver, wait_for(driver, "return document.querySelector(arguments[0])",
                              f"{SCOPE} [data-action='session:new']", message="New game"))
@@ -177,3 +177,24 @@ def test_our_own_cards_and_dice_entered_safari_style_at_every_size(app):
         shot = saved(driver).actions[-1]
         assert shot["type"] == "shoot" and list(shot["dice"]) == [{"d10": 9, "d6": 1}]  # 1 + 1: STUN
         assert_app_ok(driver)
+
+
+def test_webkit_the_observers_view_returns_after_a_press_and_hold_only(app):
+    """Issue 34 item 7 on WebKit: in the players' view a tap on "Hold to show everything"
+    does nothing; held about a second, the Observer's view returns."""
+    driver = app
+    open_link(driver, apply(new_game(cs.KIND, SQUAD, OWN_DECK, seed=5), ORDER))
+    tap(driver, button(driver, "Players' view"))
+    wait_for(driver, "return !!document.querySelector(arguments[0])", f"{SCOPE} [data-testid=players-view]",
+             message="the players' view")
+    tap(driver, button(driver, "Observer's view…"))
+    time.sleep(SETTLE_S)
+    tap(driver, button(driver, "Hold to show everything"))
+    time.sleep(1.5)
+    assert visible(driver, f"{SCOPE} [data-testid=players-view]"), "a tap must not leave the players' view"
+    assert "Sniper" not in driver.find_element("css selector", SCOPE).text
+    hold(driver, button(driver, "Hold to show everything"))
+    wait_for(driver, "return !document.querySelector(arguments[0])", f"{SCOPE} [data-testid=players-view]",
+             message="the Observer's view after the hold")
+    assert "Sniper" in driver.find_element("css selector", SCOPE).text
+    assert_app_ok(driver)

@@ -22,7 +22,7 @@ from web.parts.curtain import CurtainGuard
 from web.parts.tool import ToolView, draft_row, whole
 from web.session import Session
 
-from . import bids, board, editor, roll
+from . import bids, board, editor, matrix, roll
 from .draft import DRAFT_KEY, SETTING_KEYS, _int, blank_rules, blank_setup, clean_kept, game_name, repair_draft
 
 #: A tap that lands this soon after the screen changed is a double tap's second half: ignored
@@ -109,6 +109,9 @@ class BattleView(ToolView):
     def render(self):
         out = super().render()
         game = self.session.game
+        state = self.session.state
+        # issue 34 item 1: the Rules panel's matrices (and their print) are this battle's tables
+        matrix.sync_rules_panel(state.settings if state is not None else None)
         if self.session.drawer == "share" and game is not None:
             # Issue 18: the game's settings (whose dice …) are said where its links are shared.
             drawer = next((c for c in out[2].children if getattr(c, "tag", None)), None)

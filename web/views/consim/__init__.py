@@ -167,8 +167,8 @@ class ConsimView(ToolView):
                    h("li", {}, h("span", {"class": "badge ruling"}, "Rulings"), " ",
                      [[rule_ref(rid, ROUTE), " "] for rid in cs.RULINGS])),
                  h("div", {"class": "row"},
-                   button("Show non-player combatants in the players' view" if st.privacy else
-                          "Hide non-player combatants from the players' view", "init:privacy", cls="btn small")))
+                   button("Show the hidden combatants in the players' view" if st.privacy else
+                          "Hide the chosen combatants from the players' view", "init:privacy", cls="btn small")))
 
     def handle(self, action: str, arg, el, event) -> None:
         if self.players_view and not self.spectator and (action.startswith("session:") or action.startswith("file:")):
@@ -244,6 +244,16 @@ class ConsimView(ToolView):
         if key == "privacy":
             self.draft["privacy"] = value == "1"
             self._save_draft()
+            return True
+        if key == "count_hidden":  # HR-CS-8
+            self.draft["count_hidden"] = value == "1"
+            self._save_draft()
+            return True
+        if key.startswith("hide."):  # HR-CS-8: the Observer's choice for one roster line
+            i = key[5:]
+            if whole(i) and int(i) < len(self.draft["combatants"]) and not self.draft["combatants"][int(i)]["player"]:
+                self.draft["combatants"][int(i)]["hidden"] = value == "1"
+                self._save_draft()
             return True
         if key.startswith("form."):
             part = key[5:]

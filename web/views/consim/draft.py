@@ -60,7 +60,22 @@ def blank_form() -> dict:
 
 
 def blank_draft() -> dict:
-    return {"sides": ["Players", "Opposition"], "combatants": [], "privacy": True}
+    return {"sides": ["Players", "Opposition"], "combatants": [], "privacy": True, "count_hidden": False}
+
+
+def hidden_by_default(draft: dict, index: int) -> bool:
+    """HR-CS-8: a non-player combatant is hidden by default when its side has no player
+    character (the Observer's side); the players' allies stay in sight."""
+    c = draft["combatants"][index]
+    return not c["player"] and not any(o["player"] and o["side"] == c["side"] for o in draft["combatants"])
+
+
+def kept_hidden(draft: dict, index: int) -> bool:
+    """HR-CS-8: the Observer's choice for this roster line, else the default."""
+    c = draft["combatants"][index]
+    if c["player"]:
+        return False
+    return c["hidden"] if isinstance(c.get("hidden"), bool) else hidden_by_default(draft, index)
 
 
 def kept_equipment(data) -> dict:
@@ -133,6 +148,8 @@ def clean_combatant(raw, sides: int, notes: list[str], where: str = "a combatant
         out["player"] = player
     else:
         notes.append(f"{label}: “player character” was unreadable, now off")
+    if isinstance(raw.get("hidden"), bool) and not out["player"]:
+        out["hidden"] = raw["hidden"]  # HR-CS-8: the Observer's choice
     return out
 
 
@@ -168,6 +185,8 @@ def repair_draft(data) -> tuple[dict, bool, list[str]]:
     draft["privacy"] = privacy if isinstance(privacy, bool) else True
     if not isinstance(privacy, bool):
         notes.append("whether the Observer's combatants are hidden was unreadable, now hidden")
+    count_hidden = raw.get("count_hidden", False)
+    draft["count_hidden"] = count_hidden is True  # HR-CS-8: off unless the Observer said so
     rules = data.get("rules")
     if isinstance(rules, dict) and isinstance(rules.get("pulp"), bool):
         pulp = rules["pulp"]

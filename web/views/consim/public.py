@@ -64,7 +64,9 @@ def public_tracker(view, st, leave: bool):
     intro = h("section", {"class": "panel ini-now", "data-testid": "players-view"},
               h("h2", {}, "Players' view" if leave else "Spectator view"),
               h("p", {"class": "muted small"},
-                "The Observer's hidden combatants are shown only as placeholders: no names, cards or statuses."
+                ("The Observer's hidden combatants are shown only as placeholders: no names, cards or statuses."
+                 if st.count_hidden else "The Observer's hidden combatants are one line per side: no names, "
+                                         "number, cards or statuses (HR-CS-8).")
                 if hidden else "Everything on the table is shown."),
               shots.last_shot_panel(view, st))
     return h("div", {"class": "ini-tracker players", "data-testid": "tracker", "data-phase": st.phase,
@@ -105,9 +107,20 @@ def _public_board(view, st):
                         h("h2", {}, side, " ", h("span", {"class": "badge note"}, "surprised")
                           if s in st.surprised and st.phase == "round" else None),
                         h("ul", {"class": "ini-board-list"}, rows) if rows else None,
-                        h("p", {"class": "muted small ini-hidden-list"}, "Hidden: ", ", ".join(unseen), ".")
-                        if unseen else None))
+                        _hidden_line(st, unseen)))
     return h("div", {"class": "ini-board", "data-testid": "board"}, groups)
+
+
+def _hidden_line(st, unseen: list[str]):
+    """A side's hidden combatants: named placeholders when the Observer says how many are
+    hidden, else one line that counts nothing (HR-CS-8)."""
+    if not unseen:
+        return None
+    if not st.count_hidden:
+        return h("p", {"class": "muted small ini-hidden-list", "data-testid": "hidden-line"},
+                 with_rule_refs(f"{cs.HIDDEN_GROUP} (HR-CS-8): not shown.", ROUTE))
+    return h("p", {"class": "muted small ini-hidden-list", "data-testid": "hidden-line"},
+             "Hidden: ", ", ".join(unseen), ".")
 
 
 def _leave_control(view):
@@ -117,9 +130,20 @@ def _leave_control(view):
                  h("p", {}, "Show the Observer's view? Hidden cards and statuses become visible."),
                  h("div", {"class": "row"},
                    button("Stay in the players' view", "init:leave-no", cls="btn", data_focus="leave-no"),
-                   button("Yes, show everything", "init:leave-yes", cls="btn danger")))
+                   _hold_button("Hold to show everything", "init:leave-yes", "leave-hold-help")),
+                 h("p", {"class": "muted small", "id": "leave-hold-help"},
+                   "Press and hold for a second (or keep Enter pressed); let go to cancel."))
     return h("div", {"class": "row ini-leave-row"},
              button("Observer's view…", "init:leave", cls="btn small ghost", data_focus="leave"))
+
+
+def _hold_button(label: str, action: str, help_id: str):
+    """Issue 34 item 7: a button that acts only when held about a second (static/shell.js),
+    filling as it is held: a deliberate gesture no stray tap makes. Press and hold rather
+    than a code: nothing for the Observer to set up, remember or be locked out by."""
+    return h("button", {"type": "button", "class": "btn danger hold", "data-hold-action": action,
+                        "data-focus": "leave-yes", "aria-describedby": help_id},
+             h("span", {"class": "hold-fill", "aria-hidden": "true"}), label)
 
 
 def leave_action(view, name: str) -> None:

@@ -21,6 +21,7 @@ from .draft import (
     TEMPLATES_KEY,
     blank_form,
     combatant_of,
+    kept_hidden,
     numbered,
 )
 
@@ -134,6 +135,7 @@ def _roster_list(view):
                             h("span", {"class": "badge"}, "PC") if c["player"] else None,
                             h("span", {"class": "muted small"}, _summary(view, c))),
                           h("div", {"class": "row ini-row-buttons"},
+                            _hide_check(view, i, c),
                             button("↑", "init:up", i, cls="btn small ghost", aria_label=f"Move {c['name']} up",
                                    disabled=i == 0),
                             button("↓", "init:down", i, cls="btn small ghost",
@@ -153,6 +155,16 @@ def _roster_list(view):
                         h("ol", {"class": "ini-list"}, rows) if rows else
                         h("p", {"class": "muted"}, "No combatants yet.")))
     return h("div", {"class": "ini-sides-grid"}, groups)
+
+
+def _hide_check(view, i: int, c: dict):
+    """HR-CS-8: the Observer's choice, line by line: hidden from the players' view or in sight."""
+    if c["player"]:
+        return None
+    return h("label", {"class": "ini-check ini-hide", "data-testid": f"hide-{i}"},
+             h("input", {"type": "checkbox", "data-field": f"init:hide.{i}", "checked": kept_hidden(view.draft, i),
+                         "aria-label": f"Hide {c['name']} from the players"}),
+             "Hidden")
 
 
 def _saved_panel(view):
@@ -192,7 +204,12 @@ def _start_panel(view, problem: str | None):
              h("label", {"class": "ini-check"},
                h("input", {"type": "checkbox", "data-field": "init:privacy",
                            "checked": view.draft.get("privacy", True)}),
-               "Hide the Observer's combatants (non-player) from the players' view and spectator links"),
+               "Hide the combatants marked “Hidden” from the players' view and spectator links"),
+             h("label", {"class": "ini-check"},
+               h("input", {"type": "checkbox", "data-field": "init:count_hidden",
+                           "checked": bool(view.draft.get("count_hidden", False))}),
+               h("span", {}, rule_ref("HR-CS-8", ROUTE), " ", h("span", {"class": "badge house"}, "House rule"),
+                 " Say how many are hidden (off: each side's hidden combatants are one line, not counted)")),
              view.seed_field(field="init:seed"),
              h("p", {"class": "msg-error", "role": "alert"}, problem) if problem and view.draft["combatants"] else None,
              h("p", {"class": "msg-error", "role": "alert"}, view.setup_error) if view.setup_error else None,
@@ -201,8 +218,13 @@ def _start_panel(view, problem: str | None):
 
 
 def engine_setup(view) -> dict:
-    return {"sides": list(view.draft["sides"]), "combatants": view.draft["combatants"],
-            "privacy": bool(view.draft.get("privacy", True))}
+    """The roster the engine starts from; every non-player line says whether it is hidden
+    (HR-CS-8: the Observer's choice, else its default), and whether the hidden are counted."""
+    d = view.draft
+    lines = [{**{k: v for k, v in c.items() if k != "hidden"}, **({} if c["player"] else {"hidden": kept_hidden(d, i)})}
+             for i, c in enumerate(d["combatants"])]
+    return {"sides": list(d["sides"]), "combatants": lines, "privacy": bool(d.get("privacy", True)),
+            "count_hidden": bool(d.get("count_hidden", False))}
 
 
 def load_side(view, saved: dict) -> None:
@@ -252,7 +274,9 @@ def add_combatant(view) -> None:
     view.form_gen += 1
     view.app.focus_to("form-name")
     if view.editing is not None and view.editing < len(combatants):
-        combatants[view.editing] = entry
+        old = combatants[view.editing]
+        combatants[view.editing] = {**entry, **({"hidden": old["hidden"]}
+                                                 if "hidden" in old and not entry["player"] else {})}
         view.editing = None
         view.form = blank_form()
         return

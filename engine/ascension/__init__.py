@@ -64,8 +64,7 @@ setup's JSON is described in ``setup.py``, the actions in ``referee.py``.
 from __future__ import annotations
 
 from ..game import ArgumentError, SetupError
-from .advice import (AIM_NAMES, AIMS, Advice, GridCell, advice, advice_known, bid_name, candidate_bids, mix_text,
-                     payoff, public_state)
+from .advice import AIM_NAMES, AIMS, Advice, GridCell, advice, bid_name, candidate_bids, mix_text, payoff, public_state
 from .odds import MOVEMENT_NAMES, MOVEMENTS, OutcomeOdds, SideOdds, as_bid, outcome_odds, week_odds, withdraw_route
 from .opponent import LEVEL_LABELS, LEVELS, app_bid, app_move_work, app_turn, check_app_move, undo_target
 from .public import public_game
@@ -189,7 +188,6 @@ __all__ = [
     "check_leave", "can_leave", "check_change_armies", "can_change_armies",
     # odds (odds.py), the staff officer (advice.py), the app's general (opponent.py)
     "week_odds", "outcome_odds", "OutcomeOdds", "SideOdds", "MOVEMENTS", "MOVEMENT_NAMES", "withdraw_route", "as_bid",
-    "AIMS", "AIM_NAMES", "Advice", "GridCell", "public_state", "candidate_bids", "advice", "advice_known", "payoff",
-    "mix_text",
+    "AIMS", "AIM_NAMES", "Advice", "GridCell", "public_state", "candidate_bids", "advice", "payoff", "mix_text",
     "bid_name", "LEVELS", "LEVEL_LABELS", "app_bid", "app_turn", "undo_target",
 ]

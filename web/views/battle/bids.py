@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from engine import ascension as ai
+from engine.ascension.advice import advice_known
 from web.dom import button, h
 from web.parts.chances import whole_percent
 from web.parts.rulebits import rule_ref, with_rule_refs
@@ -114,7 +115,7 @@ def _advisor(view, st, s: int):
     if not view.advise:
         return h("div", {"class": "advisor closed", "data-testid": "advisor"},
                  button("Show the staff officer's odds", "battle:advise", "on", cls="btn small ghost"))
-    if not ai.advice_known(st, s, view.aim):
+    if not advice_known(st, s, view.aim):
         return _advisor_working(view, st, s)
     found = ai.advice(st, s, view.aim)
     chosen = view.pick.get("maneuver")

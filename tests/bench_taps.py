@@ -124,8 +124,8 @@ def _open(page, table: str) -> None:
         page.wait_for_selector("#app-battle [data-testid=board]")
 
 
-def _tap_first(page, table: str, selectors: list[str]) -> bool:
-    """Tap the first of ``selectors`` on the table's screen that is shown and enabled."""
+def _tap_first(page, table: str, selectors: list[str]) -> str | None:
+    """Tap the first of ``selectors`` on the table's screen that is shown and enabled; which."""
     screen = page.locator(f"#app-{table}")
     for selector in selectors:
         found = screen.locator(selector)
@@ -134,10 +134,10 @@ def _tap_first(page, table: str, selectors: list[str]) -> bool:
             try:
                 if el.is_visible() and el.is_enabled() and el.get_attribute("aria-disabled") != "true":
                     el.tap(timeout=5_000)
-                    return True
+                    return selector
             except Exception:  # it went meanwhile: the next one
                 continue
-    return False
+    return None
 
 
 def _settle(page, table: str) -> None:
@@ -149,36 +149,43 @@ def _settle(page, table: str) -> None:
         pass
 
 
-def session(page, table: str, wanted: int = TAPS) -> list[float]:
-    """The table's scripted taps; each interaction's duration (ms), one per tap."""
+def session(page, table: str, wanted: int = TAPS) -> list[tuple[float, str]]:
+    """The table's scripted taps: each tap's interaction duration (ms; 16 when the browser did
+    not report it, under its threshold) and what was tapped."""
     _open(page, table)
     _settle(page, table)
     page.evaluate("window.__ev = {}")
-    plan, taps, extra = PLANS[table], 0, 0
-    while taps < wanted:
-        if taps and taps % EXTRA_EVERY == 0:
+    plan, out, extra, extra_at = PLANS[table], [], 0, -1
+
+    def tap(selectors: list[str]) -> bool:
+        seen = page.evaluate("Object.keys(window.__ev).length")
+        what = _tap_first(page, table, selectors)
+        if what is None:
+            return False
+        _settle(page, table)
+        new = page.evaluate("(n) => Object.values(window.__ev).slice(n)", seen)
+        out.append((max([16.0, *map(float, new)]), what))
+        return True
+
+    while len(out) < wanted:
+        if out and len(out) % EXTRA_EVERY == 0 and extra_at != len(out):
+            extra_at = len(out)
             for selector in plan["extras"][extra % len(plan["extras"])]:
-                taps += _tap_first(page, table, [selector])
-                _settle(page, table)
+                tap([selector])
             extra += 1
             continue
-        if not _tap_first(page, table, plan["next"]):
-            if not _tap_first(page, table, [UNDO]):
-                break
-        taps += 1
-        _settle(page, table)
-    page.wait_for_timeout(500)
-    durations = sorted(float(d) for d in page.evaluate("Object.values(window.__ev)"))
-    return sorted(durations + [16.0] * max(0, taps - len(durations)))
+        if not tap(plan["next"]) and not tap([UNDO]):
+            break
+    return out
 
 
-def figures(samples: list[float]) -> tuple[float, float, float]:
-    samples = sorted(samples)
+def figures(taps: list[tuple[float, str]]) -> tuple[float, float, float]:
+    samples = sorted(d for d, _ in taps)
     p95 = samples[min(len(samples) - 1, round(0.95 * (len(samples) - 1)))]
     return statistics.median(samples), p95, samples[-1]
 
 
-def run_site(browser, base: str, rate: int, taps: int = TAPS) -> dict[str, list[float]]:
+def run_site(browser, base: str, rate: int, taps: int = TAPS, tables=TABLES) -> dict[str, list]:
     context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
     page = context.new_page()
     page.set_default_timeout(120_000)
@@ -188,10 +195,11 @@ def run_site(browser, base: str, rate: int, taps: int = TAPS) -> dict[str, list[
     cdp = context.new_cdp_session(page)
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
     out = {}
-    for table in TABLES:
+    for table in tables:
         out[table] = session(page, table, taps)
-        print(f"  {base} {rate}× {table}: {len(out[table])} taps, worst {max(out[table], default=0):.0f} ms",
-              file=sys.stderr, flush=True)
+        worst = sorted(out[table], reverse=True)[:3]
+        print(f"  {base} {rate}× {table}: {len(out[table])} taps; the worst: "
+              + ", ".join(f"{d:.0f} ms {what}" for d, what in worst), file=sys.stderr, flush=True)
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
     context.close()
     return out
@@ -219,23 +227,24 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--base", default="main", help="the commit to compare with (default: main)")
     parser.add_argument("--base-site", type=Path, help="an already built site of the base")
     parser.add_argument("--taps", type=int, default=TAPS, help=f"taps per table (default {TAPS})")
+    parser.add_argument("--tables", nargs="+", default=list(TABLES), choices=TABLES, help="tables (default all)")
     parser.add_argument("--rates", type=int, nargs="+", default=list(RATES), help="CPU slowdowns (default 1 4)")
     args = parser.parse_args(argv)
     sites = {"base": args.base_site or base_build(args.base), "now": ROOT / "build"}
     servers = {name: serve_in_thread(path) for name, path in sites.items()}
-    results: dict[tuple[str, int], dict[str, list[float]]] = {}
+    results: dict[tuple[str, int], dict[str, list]] = {}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         for rate in args.rates:
             for name in ("base", "now"):
-                results[(name, rate)] = run_site(browser, servers[name][1], rate, args.taps)
+                results[(name, rate)] = run_site(browser, servers[name][1], rate, args.taps, args.tables)
         browser.close()
     for server, _ in servers.values():
         server.shutdown()
     print(f"Taps answered (issue 33): Event Timing duration to the next paint, ms, {args.taps} taps per table; "
           f"base {args.base_site or args.base} → now")
     print(f"{'table':<11} {'CPU':>3}  {'median':>13}  {'p95':>13}  {'worst':>13}")
-    for table in TABLES:
+    for table in args.tables:
         for rate in args.rates:
             before, after = figures(results[("base", rate)][table]), figures(results[("now", rate)][table])
             cells = "  ".join(f"{b:>5.0f} → {a:<5.0f}" for b, a in zip(before, after))

@@ -282,6 +282,19 @@ class App:
 
         window.setTimeout(create_once_callable(fire), int(seconds * 1000))
 
+    def after_paint(self, job) -> None:
+        """Run ``job`` once the browser has painted what the current event drew (issue 33):
+        a tap draws its direct result first, the heavy part follows. The next animation
+        frame comes just before the paint; a timer set there fires after it. In turn with
+        the events, as :meth:`later`."""
+        def fire(*_):
+            self.serial.run(self._guarded_job(job))
+
+        def frame(*_):
+            window.setTimeout(create_once_callable(fire), 0)
+
+        window.requestAnimationFrame(create_once_callable(frame))
+
     # ------------------------------------------------------------ events
     # Every listener reads what it needs from the event at once and returns a job;
     # the jobs run one at a time through ``self.serial`` (see web.dom.Serial).

@@ -258,6 +258,12 @@ def mix_text(bids: tuple[Any, ...], mix: tuple[Fraction, ...]) -> str:
     return ", ".join(f"{bid_name(bid)} {text}" for bid, p, text in zip(bids, mix, shown) if p)
 
 
+def advice_known(state: Any, side: int, aim: str = "net") -> bool:
+    """Whether :func:`advice` for ``side`` and ``aim`` in ``state`` is already worked out (its
+    memo holds it): a view draws the grid at once, else its frame first (issue 33)."""
+    return (side_arg(side), _aim(aim)) in state_memo(public_state(state)).get("advice", {})
+
+
 def advice(state: Any, side: int, aim: str = "net") -> Advice:
     """HR-AI-13: the advisor grid and the recommended mix for ``side`` and ``aim``, from the
     public battle only (:func:`public_state`). Exact; memoised per state."""

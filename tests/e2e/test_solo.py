@@ -242,3 +242,69 @@ def test_tablet_battery_on_the_solo_setup(page, base_url, size):
     page.reload()
     page.wait_for_selector(READY, state="attached", timeout=LOAD)
     assert page.locator("[data-testid=played-by-0]").input_value() == "easy"
+
+
+#: Issue 33: what each painted frame showed, sampled in every animation frame (the last moment
+#: before the paint). ``window.__meanwhile`` (a selector) is clicked, once, in the first frame
+#: that paints the app's turn.
+FRAMES = """() => { window.__frames = []; window.__clicked = false;
+  const sample = () => {
+    const current = document.querySelector('[data-testid=current-card]');
+    const f = {turn: document.querySelector('[data-testid=app-turn]') !== null,
+               current: current ? [...current.querySelectorAll('[data-card]')].map(c => c.dataset.card) : [],
+               log: document.querySelectorAll('[data-testid=app-log] li').length};
+    window.__frames.push(f);
+    if (f.turn && window.__meanwhile && !window.__clicked) {
+      window.__clicked = true; document.querySelector(window.__meanwhile).click(); }
+    requestAnimationFrame(sample); };
+  requestAnimationFrame(sample); }"""
+
+
+def _hard_conflict_to_a_play(page, base_url, meanwhile: str | None = None):
+    """A solo conflict against the Hard app, at the person's first play: the card tapped and
+    the app's log lines before it."""
+    open_app(page, base_url + "#/conflict", timeout=LOAD)
+    set_up_solo(page, "hard")
+    page.get_by_role("button", name="Start the conflict").tap()
+    wait_for_person(page)
+    page.get_by_role("button", name="Keep all cards").tap()
+    wait_for_person(page)
+    card = page.locator("[data-testid=hand] .card.playable").first
+    played = card.get_attribute("data-card")
+    before = page.locator("[data-testid=app-log] li").count()
+    page.evaluate(FRAMES)
+    page.evaluate("(s) => { window.__meanwhile = s; }", meanwhile)
+    card.tap()
+    return played, before
+
+
+def test_the_card_played_against_the_hard_app_paints_before_its_reply(page, base_url):
+    """Issue 33: the person's card and "the app plays…" are painted before the Hard app's
+    reply is worked out; its reply follows, once."""
+    played, before = _hard_conflict_to_a_play(page, base_url)
+    wait_for_person(page)
+    frames = page.evaluate("window.__frames")
+    painted = next(i for i, f in enumerate(frames) if played in f["current"])
+    assert frames[painted]["log"] == before  # the card painted, the reply not yet there
+    thinking = next(i for i, f in enumerate(frames) if f["turn"] and played in f["current"])
+    assert frames[thinking]["log"] == before  # "the app plays…" painted, before its reply
+    assert any(f["log"] == before + 1 for f in frames[thinking:])
+    assert page.locator("[data-testid=app-log] li").count() == before + 1  # one reply, not two
+    assert_app_ok(page)
+
+
+def test_undo_tapped_while_the_app_thinks_is_honoured_and_nothing_doubles(page, base_url):
+    """Issue 33: Undo while the app's turn shows: the app's reply never lands, the person's
+    hand is back; the same card again gets exactly one reply."""
+    played, before = _hard_conflict_to_a_play(page, base_url, meanwhile="[data-action='session:undo']")
+    page.wait_for_function("window.__clicked")
+    wait_for_person(page)
+    page.wait_for_timeout(1500)  # long enough for the app's reply, had it been left to come
+    assert page.locator("[data-testid=app-log] li").count() == before
+    assert page.locator(f"[data-testid=hand] [data-card='{played}']").count() == 1
+    page.locator(f"[data-testid=hand] [data-card='{played}']").tap()
+    page.wait_for_function("(n) => document.querySelectorAll('[data-testid=app-log] li').length > n", arg=before)
+    wait_for_person(page)
+    page.wait_for_timeout(800)
+    assert page.locator("[data-testid=app-log] li").count() == before + 1
+    assert_app_ok(page)

@@ -200,6 +200,31 @@ class ToolView:
 
             window.setTimeout(create_once_callable(lambda *_: move()), int(self.APP_MOVE_DELAY * 1000))
 
+    def work_after_paint(self, key: Any, work: Callable[[], Any], still: Callable[[], bool]) -> bool:
+        """Issue 33: heavy work a screen needs (the staff officer's grid) runs after the
+        browser painted the tap's direct result (its frame, "working out …"), then the
+        screen is drawn again. Once per ``key`` while it waits: a render meanwhile does
+        not ask twice. ``still()`` is asked when its turn comes: a tap meanwhile that made
+        it moot (Hide, another game) is honoured and nothing is computed. Whether it was
+        newly asked."""
+        waiting = self.__dict__.setdefault("_work_waiting", set())
+        if key in waiting:
+            return False
+        waiting.add(key)
+
+        def run():
+            waiting.discard(key)
+            if still():
+                work()
+                self.app.render()
+
+        after = getattr(self.app, "after_paint", None)
+        if after is not None:
+            after(run)
+        else:
+            self.app.later(0, run)
+        return True
+
     def undo_for_person(self) -> bool:
         """With the app playing a side, one tap of Undo goes back to before the person's
         last action (the app's moves after it too, or it would only move again). Whether

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from engine import ascension as ai
+from engine.ascension.advice import advice_known
 from web.dom import button, h
 from web.parts.chances import shares, whole_percent
 from web.parts.rulebits import rule_ref, with_rule_refs
@@ -114,6 +115,8 @@ def _advisor(view, st, s: int):
     if not view.advise:
         return h("div", {"class": "advisor closed", "data-testid": "advisor"},
                  button("Show the staff officer's odds", "battle:advise", "on", cls="btn small ghost"))
+    if not advice_known(st, s, view.aim):
+        return _advisor_working(view, st, s)
     found = ai.advice(st, s, view.aim)
     chosen = view.pick.get("maneuver")
     heads = [h("th", {"scope": "col", "class": "adv-col"}, ai.MANEUVER_NAMES[b.maneuver].replace(" Attack", ""))
@@ -173,6 +176,26 @@ def on_aim(view, arg, event) -> None:
     if arg not in ai.AIMS:
         return
     view.aim = arg
+
+
+def _advisor_working(view, st, s: int):
+    """Issue 33: the staff officer's frame, drawn at once; the grid is worked out after the
+    browser painted it (ToolView.work_after_paint), then drawn. A tap meanwhile counts: Hide
+    (or another change of the screen) leaves it unasked, another aim asks for that one."""
+    game, aim = view.session.game, view.aim
+
+    def still() -> bool:
+        return (view.session.game is game and view.shown == s and view.advise and view.aim == aim)
+
+    view.work_after_paint(("advice", id(game), game.position if game is not None else 0, s, aim),
+                          lambda: ai.advice(st, s, aim), still)
+    return h("section", {"class": "advisor working", "data-testid": "advisor", "aria-label": "Staff officer's odds",
+                         "aria-busy": "true"},
+             h("h3", {}, "If they declare … (", rule_ref("HR-AI-13", "battle"), ")"),
+             h("p", {"class": "muted", "role": "status", "data-testid": "advisor-working"},
+               "The staff officer is working out the odds…"),
+             h("div", {"class": "row"},
+               button("Hide the staff officer's odds", "battle:advise", "off", cls="btn small ghost")))
 
 
 def on_advise(view, arg, event) -> None:

@@ -227,6 +227,17 @@ def _index(text: str | None) -> list[int]:
     return [int(part) for part in (text or "").split(".") if whole(part)]
 
 
+def _suit_ratings(st, s: int) -> list[tuple]:
+    """Side ``s`` suit by suit, as its panel and its one-line summary show it: the suit, its
+    rating, the largest card it may play (OIC-5), its best organization and whether it is safe
+    from being engaged (OIC-3)."""
+    ratings = oic.side_ratings(st, s)
+    engageable = set(oic.engageable_suits(st, s))
+    scope = st.sides[s].scope
+    return [(suit, ratings[suit], oic.max_card_size(ratings[suit], scope), oic.best_organization(st, s, suit),
+             suit not in engageable) for suit in SUITS]
+
+
 class ConflictView(ToolView):
     route = "conflict"
     DRAFT_KEY = DRAFT_KEY
@@ -492,18 +503,14 @@ class ConflictView(ToolView):
 
     def _side_panel(self, st, s: int):
         side = st.sides[s]
-        ratings = oic.side_ratings(st, s)
-        engageable = set(oic.engageable_suits(st, s))
         rows = []
-        for suit in SUITS:
-            org = oic.best_organization(st, s, suit)
-            size = oic.max_card_size(ratings[suit], side.scope)
+        for suit, rating, size, org, safe in _suit_ratings(st, s):
             rows.append(h("tr", {"data-suit": suit.letter},
                           h("th", {"scope": "row"}, suit_mark(suit), h("span", {"class": "visually-hidden"}, suit.noun)),
-                          h("td", {"class": "rating", "data-testid": f"rating-{s}-{suit.letter}"}, str(ratings[suit])),
+                          h("td", {"class": "rating", "data-testid": f"rating-{s}-{suit.letter}"}, str(rating)),
                           h("td", {"class": "size"}, str(max(size, 0)) if size >= 1 else "faces"),
                           h("td", {"class": "org"}, org.name if org else "—",
-                            None if suit in engageable else h("span", {"class": "badge"}, "safe (OIC-3)"))))
+                            h("span", {"class": "badge"}, "safe (OIC-3)") if safe else None)))
         role = "aggressor" if st.aggressor == s else "defender"
         return h("section", {"class": ["panel side", SIDE_CLASS[s], st.turn == s and "to-play"],
                              "aria-label": side.name, "data-testid": f"side-{s}"},
@@ -519,19 +526,14 @@ class ConflictView(ToolView):
     def _side_summary(self, st, s: int):
         """A side in one line a suit: rating, max card size, "safe" (OIC-3, OIC-5)."""
         side = st.sides[s]
-        ratings = oic.side_ratings(st, s)
-        engageable = set(oic.engageable_suits(st, s))
         chips = []
-        for suit in SUITS:
-            size = oic.max_card_size(ratings[suit], side.scope)
-            org = oic.best_organization(st, s, suit)
-            chips.append(h("li", {"class": ["chip", suit not in engageable and "safe"], "data-suit": suit.letter,
+        for suit, rating, size, org, safe in _suit_ratings(st, s):
+            chips.append(h("li", {"class": ["chip", safe and "safe"], "data-suit": suit.letter,
                                   "title": org.name if org else None},
                            suit_mark(suit), h("span", {"class": "visually-hidden"}, f"{suit.noun} rating "),
-                           h("span", {"class": "rating", "data-testid": f"rating-{s}-{suit.letter}"},
-                             str(ratings[suit])),
+                           h("span", {"class": "rating", "data-testid": f"rating-{s}-{suit.letter}"}, str(rating)),
                            h("span", {"class": "chip-max"}, f" max {size}" if size >= 1 else " faces"),
-                           h("span", {"class": "chip-safe"}, " safe") if suit not in engageable else None))
+                           h("span", {"class": "chip-safe"}, " safe") if safe else None))
         role = "aggressor" if st.aggressor == s else "defender"
         return h("section", {"class": ["panel side compact", SIDE_CLASS[s], st.turn == s and "to-play"],
                              "aria-label": side.name, "data-testid": f"side-{s}"},

@@ -22,7 +22,7 @@ from web.dom import button, h
 from web.parts.cards import card_back, card_button, card_picker, card_view, suit_mark
 from web.parts.curtain import curtain
 from web.parts.rulebits import rule_ref, with_rule_refs
-from web.parts.tool import ToolView, draft_row, played_by, whole
+from web.parts.tool import ToolView, draft_row, example_panel, played_by, whole
 from web.session import Session
 
 DRAFT_KEY = "ct:v1:draft:conflict"
@@ -341,19 +341,15 @@ class ConflictView(ToolView):
         warnings = oic.setup_warnings(setup) if setup is not None else []
         sides = [self._side_editor(s, side, preview) for s, side in enumerate(self.draft["sides"])]
         return h("div", {"class": "setup", "data-testid": "setup"},
-                 h("div", {"class": "panel example"},
-                   h("div", {"class": "spread"},
-                     h("div", {},
-                       h("h2", {}, "New conflict"),
-                       h("p", {"class": "muted"}, "Build the two sides, or start from the source's worked "
-                                                  "example: the Purple Dragon League against a zombie invasion "
-                                                  "(OIC-7).")),
-                     button("Load the Purple Dragon League example", "conflict:example", cls="btn")),
-                   h("details", {"class": "scenario-choices"},
-                     h("summary", {}, "Where the example is silent: the app's choices"),
-                     h("p", {"class": "muted small"}, rule_ref("OIC-7", "conflict"),
-                       " gives the League's powers and the zombies' card sizes only."),
-                     h("ul", {}, [h("li", {}, choice) for choice in oic.SCENARIO_CHOICES]))),
+                 example_panel("New conflict",
+                               ("Build the two sides, or start from the source's worked example: the Purple "
+                                "Dragon League against a zombie invasion (OIC-7).",),
+                               "Load the Purple Dragon League example", "conflict:example",
+                               h("details", {"class": "scenario-choices"},
+                                 h("summary", {}, "Where the example is silent: the app's choices"),
+                                 h("p", {"class": "muted small"}, rule_ref("OIC-7", "conflict"),
+                                   " gives the League's powers and the zombies' card sizes only."),
+                                 h("ul", {}, [h("li", {}, choice) for choice in oic.SCENARIO_CHOICES]))),
                  h("div", {"class": "sides-grid"}, sides),
                  self._conflict_options(),
                  h("ul", {"class": "warn-list", "aria-label": "Warnings"},

@@ -57,7 +57,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import ModuleType
-from typing import Any, NoReturn
+from typing import Any, ClassVar, NoReturn
 
 from .registry import TABLES
 from .rules import SettingsError, resolve_rules
@@ -170,7 +170,28 @@ def _refuse(self: object, *args: object, **kwargs: object) -> NoReturn:
                     "it is part of the game's record")
 
 
-class FrozenDict(dict[str, Any]):
+class _Frozen:
+    """What :class:`FrozenDict` and :class:`FrozenList` share: ``copy.copy`` gives a plain
+    ``dict`` or ``list`` (``_plain``), ``copy.deepcopy`` and pickling a plain, changeable
+    copy (:func:`thaw`) that pickles back frozen, and the repr is the plain one."""
+
+    __slots__ = ()
+    _plain: ClassVar[Any]  # the class dict or list: what the frozen value reads as
+
+    def __copy__(self) -> Any:
+        return self._plain(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        return thaw(self)
+
+    def __reduce__(self) -> tuple[type[Any], tuple[Any]]:
+        return (type(self), (thaw(self),))
+
+    def __repr__(self) -> str:
+        return str(self._plain.__repr__(self))
+
+
+class FrozenDict(_Frozen, dict[str, Any]):
     """A JSON object inside a :class:`Game`: a ``dict`` that cannot be changed.
 
     It compares, iterates and serialises as a plain ``dict``; ``copy.deepcopy`` and
@@ -178,6 +199,7 @@ class FrozenDict(dict[str, Any]):
     """
 
     __slots__ = ("_made",)  # set once __init__ has filled it: a second call would refill it in place
+    _plain = dict
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if getattr(self, "_made", False):
@@ -188,23 +210,12 @@ class FrozenDict(dict[str, Any]):
     __setattr__ = __delattr__ = _refuse
     __setitem__ = __delitem__ = update = setdefault = pop = popitem = clear = __ior__ = _refuse
 
-    def __copy__(self) -> dict[Any, Any]:
-        return dict(self)
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
-        return thaw(self)
-
-    def __reduce__(self) -> tuple[type[FrozenDict], tuple[Any]]:
-        return (FrozenDict, (thaw(self),))
-
-    def __repr__(self) -> str:
-        return dict.__repr__(self)
-
-
-class FrozenList(list[Any]):
+class FrozenList(_Frozen, list[Any]):
     """A JSON array inside a :class:`Game`: a ``list`` that cannot be changed."""
 
     __slots__ = ("_made",)  # as FrozenDict's: a second __init__ call would empty and refill it
+    _plain = list
 
     def __init__(self, items: Iterable[Any] = ()) -> None:
         if getattr(self, "_made", False):
@@ -215,18 +226,6 @@ class FrozenList(list[Any]):
     __setattr__ = __delattr__ = _refuse
     __setitem__ = __delitem__ = append = extend = insert = pop = remove = clear = sort = reverse = _refuse
     __iadd__ = __imul__ = _refuse
-
-    def __copy__(self) -> list[Any]:
-        return list(self)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
-        return thaw(self)
-
-    def __reduce__(self) -> tuple[type[FrozenList], tuple[Any]]:
-        return (FrozenList, (thaw(self),))
-
-    def __repr__(self) -> str:
-        return list.__repr__(self)
 
 
 #: The setters of the two classes' ``_made`` slots (their ``__setattr__`` refuses).
@@ -584,6 +583,13 @@ def _app_move(mod: ModuleType, game: Game, state: Any, action: Mapping[str, Any]
 def check(game: Game, action: Mapping[str, Any]) -> None:
     """Raise the :class:`RuleError` / :class:`ActionError` that refuses ``action`` at the
     game's current position; return ``None`` when it is allowed. Changes nothing."""
+    _stepped(game, action)
+
+
+def _stepped(game: Game, action: Mapping[str, Any]) -> tuple[Game, FrozenDict, Any, random.Random]:
+    """``action`` taken at the game's current position, as :func:`check` and :func:`apply`
+    both ask it: the checked game, the canonical action, the new state and the generator
+    after it; raises what refuses it (a spectator copy takes no move)."""
     game = _checked_game(game)
     if is_spectator(game):
         raise ActionError(READ_ONLY)
@@ -591,7 +597,7 @@ def check(game: Game, action: Mapping[str, Any]) -> None:
     state, rng = _replay(game, game.position)
     canonical = _canonical(mod, state, action, game.rules)
     _app_move(mod, game, state, canonical)
-    mod.step(state, thaw(canonical), game.rules, rng)
+    return game, canonical, mod.step(state, thaw(canonical), game.rules, rng), rng
 
 
 def can_apply(game: Game, action: Mapping[str, Any]) -> bool:
@@ -610,14 +616,7 @@ def apply(game: Game, action: Mapping[str, Any]) -> Game:
     never the caller's own objects. Raises :class:`RuleError` / :class:`ActionError`
     and leaves ``game`` unchanged when the action is refused.
     """
-    game = _checked_game(game)
-    if is_spectator(game):
-        raise ActionError(READ_ONLY)
-    mod = system(game.kind)
-    state, rng = _replay(game, game.position)
-    canonical = _canonical(mod, state, action, game.rules)
-    _app_move(mod, game, state, canonical)
-    new_state = mod.step(state, thaw(canonical), game.rules, rng)
+    game, canonical, new_state, rng = _stepped(game, action)
     actions = game.actions[: game.position] + (canonical,)
     longer = replace(game, actions=actions, position=len(actions), _tip=(len(actions), new_state, rng.getstate()))
     if replay_work(longer) > MAX_REPLAY_WORK:

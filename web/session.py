@@ -28,6 +28,9 @@ BACKUP_SHOWN = 20_000
 GENERIC_UNDO_WARNING = ("Going back may undo something the table has already seen, and let it be chosen "
                         "again. Undo anyway?")
 
+#: What :meth:`Session._store_step` gives when the store refused the step (and said so).
+_REFUSED = object()
+
 
 class Session:
     """One tool's open game: ``game`` (or ``None`` while setting up) and its ``slot``."""
@@ -716,10 +719,9 @@ class Session:
         if not action.startswith("session:"):
             return False
         name = action.split(":", 1)[1]
-        if name == "undo":
-            self.undo()
-        elif name == "redo":
-            self.redo()
+        call = _ONE_CALL.get(name) or (_ONE_CALL_WITH_ARG.get(name) if arg else None)
+        if call is not None:
+            call(self, arg)
         elif name == "goto":
             try:
                 position = int(arg or 0)
@@ -729,64 +731,31 @@ class Session:
         elif name == "undo-yes":
             if self.question_guard.may_open(getattr(self.app, "tap", None)):
                 self.answer(True)
-        elif name == "undo-no":
-            self.answer(False)
-        elif name == "drawer":
-            self._toggle_drawer(arg)
-        elif name == "open" and arg:
-            self.open(arg)
-        elif name == "new":
-            self.close()
-        elif name == "save-unsaved":
-            self.save_unsaved()
         elif name == "rename" and arg:
             self.renaming = arg
             self.rename_text = next((i.name or "" for i in store.list(self.kind) if i.id == arg), "")
         elif name == "rename-ok" and arg:
-            try:
-                store.rename(arg, self.rename_text)
-            except StoreError as err:
-                self.app.toast(str(err), "error")
+            if self._store_step(store.rename, arg, self.rename_text) is _REFUSED:
                 return True
             if arg == self.slot:
                 self.name = self._slot_name(arg)
             self.renaming = None
-        elif name == "rename-cancel":
-            self.renaming = None
         elif name == "duplicate" and arg:
-            try:
-                copy = store.duplicate(arg)
+            copy = self._store_step(store.duplicate, arg)
+            if copy is not _REFUSED:
                 self.app.toast(f"Saved a copy: “{self._slot_name(copy)}”.")
-            except StoreError as err:
-                self.app.toast(str(err), "error")
         elif name == "export" and arg:
-            try:
-                filename, text = store.export(arg)
-                platform.download(filename, text)
-            except StoreError as err:
-                self.app.toast(str(err), "error")
-        elif name == "delete" and arg:
-            self._delete(arg)
-        elif name == "reload":
-            self.reload_from_store()
-        elif name == "keep":
-            self.keep_mine_as_copy()
+            self._download(store.export, arg)
         elif name == "copy" and arg:
             platform.copy_text(self.share_url(public=arg == "public"))
             self.copied = arg
         elif name == "qr-full":
             if self.codes.handle(name, arg):
                 self._focus("qr-dialog")  # the dialog takes the focus (its Close button)
-        elif name == "qr-close":
-            self._close_qr()
         elif name == "backup-show" and arg:
             self.backup_shown = None if self.backup_shown == arg else arg
         elif name == "backup-export" and arg:
-            try:
-                filename, text = store.export_backup(arg)
-                platform.download(filename, text)
-            except StoreError as err:
-                self.app.toast(str(err), "error")
+            self._download(store.export_backup, arg)
         elif name == "backup-restore" and arg:
             try:
                 slot = store.restore_backup(arg)
@@ -794,8 +763,6 @@ class Session:
                 self.app.toast(f"This copy still cannot be opened: {_lower_first(str(err))}", "error")
                 return True
             self._opened_new(slot, "Opened the kept copy")
-        elif name == "backup-delete" and arg:
-            self._delete_backup(arg)
         elif name.startswith("phones-"):  # issue 32: web/phones.py
             self.phones.handle(name, arg)
         elif name.startswith("record-"):  # issue 22: Print, Copy as post (web/parts/record.py)
@@ -805,6 +772,22 @@ class Session:
         elif name == "native-share" and arg:
             platform.share_link(f"{self.title} — Conflict Table", self.share_url(public=arg == "public"))
         return True
+
+    def _store_step(self, act, *args):
+        """``act(*args)``, a step of the store; when the store refuses it (a :class:`StoreError`:
+        storage full or off, a save gone) the refusal is said and nothing changes: then
+        :data:`_REFUSED`."""
+        try:
+            return act(*args)
+        except StoreError as err:
+            self.app.toast(str(err), "error")
+            return _REFUSED
+
+    def _download(self, export, key: str) -> None:
+        """A save or a kept copy (``export(key)``: its file name and text) downloaded as a file."""
+        held = self._store_step(export, key)
+        if held is not _REFUSED:
+            platform.download(*held)
 
     def _delete_backup(self, key: str) -> None:
         store = self.app.store
@@ -818,22 +801,16 @@ class Session:
             self.backup_shown = None
 
         def restore():
-            try:
-                store.put_backup(key, text)
-            except StoreError as err:
-                self.app.toast(str(err), "error")
-                return
-            self.app.toast("The kept copy is back.")
+            if self._store_step(store.put_backup, key, text) is not _REFUSED:
+                self.app.toast("The kept copy is back.")
 
         self.app.toast("Deleted the kept copy.", action=restore, action_label="Undo", seconds=10)
 
     def _delete(self, slot: str) -> None:
         store = self.app.store
         label = self._slot_name(slot) or "the game"
-        try:
-            token = store.delete(slot)
-        except StoreError as err:
-            self.app.toast(str(err), "error")
+        token = self._store_step(store.delete, slot)
+        if token is _REFUSED:
             return
         was_open = slot == self.slot
         if was_open:
@@ -892,6 +869,27 @@ def link_problem(err: codec.ShareError) -> str:
         if text.startswith(prefix):
             text = text[len(prefix):]
     return f"This link could not be opened: {_lower_first(text)}. Nothing was saved; your games are as they were."
+
+
+#: The session's actions that are one call each (``session:<name>``, with the action's argument).
+_ONE_CALL = {
+    "undo": lambda session, arg: session.undo(),
+    "redo": lambda session, arg: session.redo(),
+    "undo-no": lambda session, arg: session.answer(False),
+    "drawer": lambda session, arg: session._toggle_drawer(arg),
+    "new": lambda session, arg: session.close(),
+    "save-unsaved": lambda session, arg: session.save_unsaved(),
+    "rename-cancel": lambda session, arg: setattr(session, "renaming", None),
+    "reload": lambda session, arg: session.reload_from_store(),
+    "keep": lambda session, arg: session.keep_mine_as_copy(),
+    "qr-close": lambda session, arg: session._close_qr(),
+}
+#: As :data:`_ONE_CALL`, for the actions on a save or a kept copy (``arg``): none without one.
+_ONE_CALL_WITH_ARG = {
+    "open": lambda session, arg: session.open(arg),
+    "delete": lambda session, arg: session._delete(arg),
+    "backup-delete": lambda session, arg: session._delete_backup(arg),
+}
 
 
 def _lower_first(text: str) -> str:

@@ -56,8 +56,10 @@ def _table(rows: list[list[str]]) -> Mapping[str, Mapping[str, str]]:
 
 _W3 = "Withdraw Succeeds - may disengage in three hex arc from route"
 
-#: "Drawn Combat (equal rolls)", row by row (own maneuver), column by column (opponent's).
-DRAWN = _table([
+#: The rows of both tables the source gives, "Drawn Combat (equal rolls)" and "Minor victory
+#: (win by 1-2 successes)": identical in the source (AI-10), so transcribed once; row by row (own
+#: maneuver), column by column (opponent's).
+_SOURCE_ROWS = [
     [_W3, "Withdraw Succeeds - must head back up route", "Withdraw fails - remain in hex next turn",
      _W3, "Withdraw Succeeds", "Withdraw Succeeds - inflict 0-1 casualties"],
     ["No result", "No result", "No result", "Defend Succeeds - inflict 0-1 casualties",
@@ -69,23 +71,13 @@ DRAWN = _table([
      "Inflict 1 casualty", "Inflict 1-2 casualties"],
     ["Inflict 1 casualty", "Inflict 0-1 casualties", "Inflict 0-1 casualties", "Inflict 0-1 casualties",
      "Inflict 1 casualty", "Inflict 1-5 casualties"],
-])
+]
 
-#: "Minor victory (win by 1-2 successes)": identical to the drawn table in the source (AI-10),
-#: transcribed separately all the same, as given.
-MINOR = _table([
-    [_W3, "Withdraw Succeeds - must head back up route", "Withdraw fails - remain in hex next turn",
-     _W3, "Withdraw Succeeds", "Withdraw Succeeds - inflict 0-1 casualties"],
-    ["No result", "No result", "No result", "Defend Succeeds - inflict 0-1 casualties",
-     "Defend Succeeds - inflict 0-1 casualties", "Defend Succeeds - inflict 1 casualty"],
-    ["Block Succeeds -Inflict 1-2 casualties", "No result", "No result", "No result",
-     "Block Succeeds - inflict 0-1 casualties", "Block Succeeds - Inflict 1 casualty"],
-    ["No result", "No result", "No result", "No result", "Inflict 0-1 casualties", "Inflict 1 casualty"],
-    ["Inflict 0-1 casualties", "Inflict 0-1 casualties", "Inflict 0-1 casualties", "No result",
-     "Inflict 1 casualty", "Inflict 1-2 casualties"],
-    ["Inflict 1 casualty", "Inflict 0-1 casualties", "Inflict 0-1 casualties", "Inflict 0-1 casualties",
-     "Inflict 1 casualty", "Inflict 1-5 casualties"],
-])
+#: "Drawn Combat (equal rolls)" (AI-10).
+DRAWN = _table(_SOURCE_ROWS)
+
+#: "Minor victory (win by 1-2 successes)" (AI-10): its own table, shown as given, with the same rows.
+MINOR = _table(_SOURCE_ROWS)
 
 #: The tables the source gives (AI-10).
 SOURCE_TABLES: Mapping[str, Mapping[str, Mapping[str, str]]] = MappingProxyType({

@@ -22,6 +22,7 @@ and four times, and one per suit — so a straight is five set bits in a row
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterable
 from typing import Any, NoReturn
 
@@ -65,6 +66,30 @@ def _noun(rank: int) -> str:
 def _and(words: list[str]) -> str:
     """Three words or more (a flush's five ranks, a pair's three kickers …) as "a, b and c"."""
     return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+#: A hand in words by its category, from its distinct ranks in tie-break order (``d``).
+_WORDS: dict[str, Callable[[tuple[int, ...]], str]] = {
+    "straight flush": lambda d: f"straight flush, {_noun(d[0])} high",
+    "four of a kind": lambda d: f"four of a kind, {_plural(d[0])}, {_noun(d[1])} kicker",
+    "full house": lambda d: f"full house, {_plural(d[0])} over {_plural(d[1])}",
+    "flush": lambda d: f"flush, {_and([_noun(x) for x in d])}",
+    "straight": lambda d: f"straight, {_noun(d[0])} high",
+    "three of a kind": lambda d: f"three of a kind, {_plural(d[0])}, {_noun(d[1])} and {_noun(d[2])} kickers",
+    "two pairs": lambda d: f"two pairs, {_plural(d[0])} and {_plural(d[1])}, {_noun(d[2])} kicker",
+    "pair": lambda d: f"pair of {_plural(d[0])}, {_and([_noun(x) for x in d[1:]])} kickers",
+    "high card": lambda d: f"high card {_noun(d[0])}, then {_and([_noun(x) for x in d[1:]])}",
+}
+
+
+def _by_key(compare: Callable[[int, int], bool]) -> Callable[[Hand, object], bool]:
+    """A comparison of two hands by their keys (CMP-8); anything but a hand is not compared."""
+    def method(self: Hand, other: object) -> bool:
+        if not isinstance(other, Hand):
+            return NotImplemented
+        return compare(self._key, other._key)
+
+    return method
 
 
 class Hand:
@@ -147,35 +172,13 @@ class Hand:
             _set(self, "_cards", cards)
             return cards
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Hand):
-            return NotImplemented
-        return self._key == other._key
-
-    def __ne__(self, other: object) -> bool:
-        if not isinstance(other, Hand):
-            return NotImplemented
-        return self._key != other._key
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Hand):
-            return NotImplemented
-        return self._key < other._key
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Hand):
-            return NotImplemented
-        return self._key <= other._key
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Hand):
-            return NotImplemented
-        return self._key > other._key
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Hand):
-            return NotImplemented
-        return self._key >= other._key
+    # Hands compare by their key (CMP-8), and only with hands.
+    __eq__ = _by_key(operator.eq)
+    __ne__ = _by_key(operator.ne)
+    __lt__ = _by_key(operator.lt)
+    __le__ = _by_key(operator.le)
+    __gt__ = _by_key(operator.gt)
+    __ge__ = _by_key(operator.ge)
 
     def __hash__(self) -> int:
         return hash(self._key)
@@ -188,22 +191,7 @@ class Hand:
 
     def __str__(self) -> str:
         d = tuple(dict.fromkeys(self.ranks))  # the distinct ranks, in tie-break order
-        category = self.category
-        if category in ("straight flush", "straight"):
-            return f"{category}, {_noun(d[0])} high"
-        if category == "four of a kind":
-            return f"four of a kind, {_plural(d[0])}, {_noun(d[1])} kicker"
-        if category == "full house":
-            return f"full house, {_plural(d[0])} over {_plural(d[1])}"
-        if category == "flush":
-            return f"flush, {_and([_noun(x) for x in d])}"
-        if category == "three of a kind":
-            return f"three of a kind, {_plural(d[0])}, {_noun(d[1])} and {_noun(d[2])} kickers"
-        if category == "two pairs":
-            return f"two pairs, {_plural(d[0])} and {_plural(d[1])}, {_noun(d[2])} kicker"
-        if category == "pair":
-            return f"pair of {_plural(d[0])}, {_and([_noun(x) for x in d[1:]])} kickers"
-        return f"high card {_noun(d[0])}, then {_and([_noun(x) for x in d[1:]])}"
+        return _WORDS[self.category](d)
 
     @property
     def name(self) -> str:

@@ -48,7 +48,7 @@ from ..game import Game, RuleError, replay
 from ..text import brief_repr, plural
 from .referee import normalize_action
 from .rules import best_place, card_value, is_usable, max_card_size, rating_of, side_engageable, trumped_by, trumps
-from .values import KIND, ArgumentError, ConflictState, Play, Scope, Side, checked_state
+from .values import KIND, ArgumentError, ConflictState, InPlay, Play, Scope, Side, checked_state
 
 __all__ = [
     "LEVELS", "LEVEL_LABELS", "HARD_SAMPLES", "Decision", "Observation",
@@ -174,7 +174,7 @@ def undo_target(game: Any) -> int | None:
 
 
 @dataclass(frozen=True)
-class Observation:
+class Observation(InPlay):
     """Everything the app may use for *side*: public information and its own hands.
 
     Public: the rules, scope and sides with their current powers, the round, phase,
@@ -203,16 +203,8 @@ class Observation:
     rival: str = "your "
 
     @property
-    def settings(self) -> dict[str, Any]:
-        return dict(self.rules)
-
-    @property
     def opponent(self) -> int:
         return 1 - self.side
-
-    @property
-    def current_card(self) -> Card | None:
-        return self.chain[-1].card if self.chain else None
 
     def key(self, level: str, purpose: str) -> str:
         """A canonical text of the observation: the seed of the app's generator."""

@@ -248,27 +248,24 @@ def purple_dragon_setup() -> dict[str, Any]:
     and who opens are the app's choices, not the source's: :data:`SCENARIO_CHOICES`
     says so in words the table shows.
     """
-    def org(name: str, power: int, suit: str, location: str) -> dict[str, Any]:
-        return {"name": name, "power": power, "suit": suit, "location": location}
+    def side(name: str, player: str, location: str, orgs: list[tuple[str, int, str]]) -> dict[str, Any]:
+        """A home side of one player whose organizations all stand at ``location``."""
+        return {"name": name, "scope": "home", "players": [
+            {"name": player, "organizations": [
+                {"name": org, "power": power, "suit": suit, "location": location} for org, power, suit in orgs
+            ]},
+        ]}
 
     return {
         "sides": [
-            {"name": "Purple Dragon League", "scope": "home", "players": [
-                {"name": "Player 1", "organizations": [
-                    org("Warriors of Ki", 14, "S", "the block"),
-                    org("fire department", 11, "C", "the block"),
-                    org("Little Leaguers", 12, "D", "the block"),
-                    org("Tony's Pizza Delivery", 9, "H", "the block"),
-                ]},
-            ]},
-            {"name": "Zombie invasion", "scope": "home", "players": [
-                {"name": "Player 2", "organizations": [
-                    org("hopping vampires", 14, "S", "the old cemetery"),
-                    org("fireomancers", 11, "C", "the old cemetery"),
-                    org("shambling dead", 12, "D", "the old cemetery"),
-                    org("ghosts of Christmas past", 13, "H", "the old cemetery"),
-                ]},
-            ]},
+            side("Purple Dragon League", "Player 1", "the block", [
+                ("Warriors of Ki", 14, "S"), ("fire department", 11, "C"), ("Little Leaguers", 12, "D"),
+                ("Tony's Pizza Delivery", 9, "H"),
+            ]),
+            side("Zombie invasion", "Player 2", "the old cemetery", [
+                ("hopping vampires", 14, "S"), ("fireomancers", 11, "C"), ("shambling dead", 12, "D"),
+                ("ghosts of Christmas past", 13, "H"),
+            ]),
         ],
         "scope": "home",
         "aggressor": 1,

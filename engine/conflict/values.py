@@ -346,8 +346,26 @@ class RoundResult:
 PHASES = ("discard", "play", "round-over", "conflict-over")
 
 
+class InPlay:
+    """What a conflict's state and the app's observation of it (``opponent.Observation``) read
+    alike from the ``rules`` in play and this round's ``chain`` of plays."""
+
+    rules: tuple[tuple[str, Any], ...]
+    chain: tuple[Play, ...]
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """The rules in play as a mapping (key → choice)."""
+        return dict(self.rules)
+
+    @property
+    def current_card(self) -> Card | None:
+        """OIC-11: only the current (last played) card matters."""
+        return self.chain[-1].card if self.chain else None
+
+
 @dataclass(frozen=True)
-class ConflictState:
+class ConflictState(InPlay):
     """The whole table at one moment. Immutable: :func:`step` returns a new one.
 
     * ``sides`` — both sides with the organizations' *current* powers (OIC-16);
@@ -396,17 +414,8 @@ class ConflictState:
     notes: tuple[str, ...] = ()
 
     @property
-    def settings(self) -> dict[str, Any]:
-        return dict(self.rules)
-
-    @property
     def defender(self) -> int:
         return 1 - self.aggressor
-
-    @property
-    def current_card(self) -> Card | None:
-        """OIC-11: only the current (last played) card matters."""
-        return self.chain[-1].card if self.chain else None
 
     @property
     def first_card(self) -> Card | None:

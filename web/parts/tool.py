@@ -16,7 +16,7 @@ from engine import codec
 from engine import game as games
 from engine.game import MAX_TYPED_SEED
 from web import platform
-from web.dom import h
+from web.dom import button, h
 from web.store import StoreError
 
 #: The longest text a kept value (a setup form, templates, the ticks) may have: anything
@@ -61,6 +61,17 @@ def played_by(index: int, side: dict, levels, labels: dict):
     return h("label", {"class": "field"}, "Played by",
              h("select", {"data-field": f"solo:{index}", "value": value, "data-testid": f"played-by-{index}"},
                [h("option", {"value": v, "selected": v == value}, text) for v, text in options]))
+
+
+def example_panel(title: str, about: tuple, label: str, action: str, *below):
+    """The head of a table's setup form: its title, how a game begins (``about``: build the
+    sides, or start from the example), the button that loads the example and, ``below``,
+    anything the example needs said (what it leaves to the app)."""
+    return h("div", {"class": "panel example"},
+             h("div", {"class": "spread"},
+               h("div", {}, h("h2", {}, title), h("p", {"class": "muted"}, *about)),
+               button(label, action, cls="btn")),
+             *below)
 
 
 class ToolView:

@@ -22,7 +22,7 @@ from web.dom import button, h
 from web.parts.cards import card_back, card_button, card_picker, card_view, suit_mark
 from web.parts.curtain import curtain
 from web.parts.rulebits import rule_ref, seat_house_rules, with_rule_refs
-from web.parts.tool import ToolView, draft_row, played_by, whole
+from web.parts.tool import ToolView, draft_row, example_panel, played_by, whole
 from web.session import Session
 
 DRAFT_KEY = "ct:v1:draft:conflict"
@@ -227,6 +227,17 @@ def _index(text: str | None) -> list[int]:
     return [int(part) for part in (text or "").split(".") if whole(part)]
 
 
+def _suit_ratings(st, s: int) -> list[tuple]:
+    """Side ``s`` suit by suit, as its panel and its one-line summary show it: the suit, its
+    rating, the largest card it may play (OIC-5), its best organization and whether it is safe
+    from being engaged (OIC-3)."""
+    ratings = oic.side_ratings(st, s)
+    engageable = set(oic.engageable_suits(st, s))
+    scope = st.sides[s].scope
+    return [(suit, ratings[suit], oic.max_card_size(ratings[suit], scope), oic.best_organization(st, s, suit),
+             suit not in engageable) for suit in SUITS]
+
+
 class ConflictView(ToolView):
     route = "conflict"
     DRAFT_KEY = DRAFT_KEY
@@ -330,19 +341,15 @@ class ConflictView(ToolView):
         warnings = oic.setup_warnings(setup) if setup is not None else []
         sides = [self._side_editor(s, side, preview) for s, side in enumerate(self.draft["sides"])]
         return h("div", {"class": "setup", "data-testid": "setup"},
-                 h("div", {"class": "panel example"},
-                   h("div", {"class": "spread"},
-                     h("div", {},
-                       h("h2", {}, "New conflict"),
-                       h("p", {"class": "muted"}, "Build the two sides, or start from the source's worked "
-                                                  "example: the Purple Dragon League against a zombie invasion "
-                                                  "(OIC-7).")),
-                     button("Load the Purple Dragon League example", "conflict:example", cls="btn")),
-                   h("details", {"class": "scenario-choices"},
-                     h("summary", {}, "Where the example is silent: the app's choices"),
-                     h("p", {"class": "muted small"}, rule_ref("OIC-7", "conflict"),
-                       " gives the League's powers and the zombies' card sizes only."),
-                     h("ul", {}, [h("li", {}, choice) for choice in oic.SCENARIO_CHOICES]))),
+                 example_panel("New conflict",
+                               ("Build the two sides, or start from the source's worked example: the Purple "
+                                "Dragon League against a zombie invasion (OIC-7).",),
+                               "Load the Purple Dragon League example", "conflict:example",
+                               h("details", {"class": "scenario-choices"},
+                                 h("summary", {}, "Where the example is silent: the app's choices"),
+                                 h("p", {"class": "muted small"}, rule_ref("OIC-7", "conflict"),
+                                   " gives the League's powers and the zombies' card sizes only."),
+                                 h("ul", {}, [h("li", {}, choice) for choice in oic.SCENARIO_CHOICES]))),
                  h("div", {"class": "sides-grid"}, sides),
                  self._conflict_options(),
                  h("ul", {"class": "warn-list", "aria-label": "Warnings"},
@@ -492,21 +499,17 @@ class ConflictView(ToolView):
 
     def _side_panel(self, st, s: int):
         side = st.sides[s]
-        ratings = oic.side_ratings(st, s)
-        engageable = set(oic.engageable_suits(st, s))
         # Safe from engagement: OIC-3's table of thresholds, except at home ground, whose
         # threshold the OIC-4 ruling gives (above 5, so that a card of size 1 is possible).
         safe_rule = "OIC-4" if st.scope is oic.Scope.HOME else "OIC-3"
         rows = []
-        for suit in SUITS:
-            org = oic.best_organization(st, s, suit)
-            size = oic.max_card_size(ratings[suit], side.scope)
+        for suit, rating, size, org, safe in _suit_ratings(st, s):
             rows.append(h("tr", {"data-suit": suit.letter},
                           h("th", {"scope": "row"}, suit_mark(suit), h("span", {"class": "visually-hidden"}, suit.noun)),
-                          h("td", {"class": "rating", "data-testid": f"rating-{s}-{suit.letter}"}, str(ratings[suit])),
+                          h("td", {"class": "rating", "data-testid": f"rating-{s}-{suit.letter}"}, str(rating)),
                           h("td", {"class": "size"}, str(max(size, 0)) if size >= 1 else "faces"),
                           h("td", {"class": "org"}, org.name if org else "—",
-                            None if suit in engageable else h("span", {"class": "badge"}, f"safe ({safe_rule})"))))
+                            h("span", {"class": "badge"}, f"safe ({safe_rule})") if safe else None)))
         role = "aggressor" if st.aggressor == s else "defender"
         return h("section", {"class": ["panel side", SIDE_CLASS[s], st.turn == s and "to-play"],
                              "aria-label": side.name, "data-testid": f"side-{s}"},
@@ -522,19 +525,14 @@ class ConflictView(ToolView):
     def _side_summary(self, st, s: int):
         """A side in one line a suit: rating, max card size, "safe" (OIC-3, OIC-5)."""
         side = st.sides[s]
-        ratings = oic.side_ratings(st, s)
-        engageable = set(oic.engageable_suits(st, s))
         chips = []
-        for suit in SUITS:
-            size = oic.max_card_size(ratings[suit], side.scope)
-            org = oic.best_organization(st, s, suit)
-            chips.append(h("li", {"class": ["chip", suit not in engageable and "safe"], "data-suit": suit.letter,
+        for suit, rating, size, org, safe in _suit_ratings(st, s):
+            chips.append(h("li", {"class": ["chip", safe and "safe"], "data-suit": suit.letter,
                                   "title": org.name if org else None},
                            suit_mark(suit), h("span", {"class": "visually-hidden"}, f"{suit.noun} rating "),
-                           h("span", {"class": "rating", "data-testid": f"rating-{s}-{suit.letter}"},
-                             str(ratings[suit])),
+                           h("span", {"class": "rating", "data-testid": f"rating-{s}-{suit.letter}"}, str(rating)),
                            h("span", {"class": "chip-max"}, f" max {size}" if size >= 1 else " faces"),
-                           h("span", {"class": "chip-safe"}, " safe") if suit not in engageable else None))
+                           h("span", {"class": "chip-safe"}, " safe") if safe else None))
         role = "aggressor" if st.aggressor == s else "defender"
         return h("section", {"class": ["panel side compact", SIDE_CLASS[s], st.turn == s and "to-play"],
                              "aria-label": side.name, "data-testid": f"side-{s}"},

@@ -11,7 +11,7 @@ from engine.ascension import JIBRIL_NOTE
 from engine.rules import SettingsError
 from web.dom import button, h
 from web.parts.rulebits import rule_ref, with_rule_refs
-from web.parts.tool import played_by
+from web.parts.tool import example_panel, played_by
 
 from . import matrix
 from .draft import JIBRIL_TOUGHNESS, SETTING_KEYS, SIDE_CLASS, TRAIT_LABELS, blank_unit, is_jibril
@@ -28,14 +28,10 @@ def _draft_state(view):
 def render_setup(view):
     preview, problem = _draft_state(view)
     return h("div", {"class": "setup battle-setup", "data-testid": "setup"},
-             h("div", {"class": "panel example"},
-               h("div", {"class": "spread"},
-                 h("div", {},
-                   h("h2", {}, "New battle"),
-                   h("p", {"class": "muted"}, "Build both armies, or start from an example: a corps of three "
-                                              "Jibril Armoured Infantry Divisions (", rule_ref("AI-3", "battle"),
-                     ": 6 attack dice) against a Zone army.")),
-                 button("Load the Jibril corps example", "battle:example", cls="btn"))),
+             example_panel("New battle",
+                           ("Build both armies, or start from an example: a corps of three Jibril Armoured "
+                            "Infantry Divisions (", rule_ref("AI-3", "battle"), ": 6 attack dice) against a Zone army."),
+                           "Load the Jibril corps example", "battle:example"),
              h("div", {"class": "sides-grid"},
                [_army_editor(view, a, army, preview) for a, army in enumerate(view.draft["armies"])]),
              _settings_panel(view),

@@ -250,18 +250,26 @@ def noted(clean):
     return read
 
 
+def _named(data, notes: list[str], what: str, dropped: str, whole=lambda entry: True):
+    """The entries of a kept list (the kept ``what``) that are objects with a name (and ``whole``),
+    one by one; a list that cannot be read is noted and read as empty, any other entry is noted
+    (``dropped``) and dropped, each note in turn as the entries are read."""
+    if data is None:
+        return
+    if not isinstance(data, list):
+        notes.append(f"the kept {what} could not be read")
+        return
+    for entry in data:
+        if isinstance(entry, dict) and isinstance(entry.get("name"), str) and entry["name"].strip() and whole(entry):
+            yield entry
+        else:
+            notes.append(dropped)
+
+
 def clean_templates(data, notes: list[str]) -> list[dict]:
     """Kept templates: ``{"name": …, "combatant": {…}}`` each, repaired or dropped."""
-    if data is None:
-        return []
-    if not isinstance(data, list):
-        notes.append("the kept templates could not be read")
-        return []
     out = []
-    for t in data:
-        if not isinstance(t, dict) or not isinstance(t.get("name"), str) or not t["name"].strip():
-            notes.append("a template without a name was dropped")
-            continue
+    for t in _named(data, notes, "templates", "a template without a name was dropped"):
         raw = t.get("combatant")
         raw = {**raw, "name": raw.get("name", t["name"]), "side": 0} if isinstance(raw, dict) else None
         entry = clean_combatant(raw, 1, notes, "template") if raw is not None else None
@@ -275,17 +283,9 @@ def clean_templates(data, notes: list[str]) -> list[dict]:
 
 def clean_saved_sides(data, notes: list[str]) -> list[dict]:
     """Kept sides: ``{"name": …, "combatants": […]}`` each, repaired or dropped."""
-    if data is None:
-        return []
-    if not isinstance(data, list):
-        notes.append("the kept sides could not be read")
-        return []
     out = []
-    for s in data:
-        if not isinstance(s, dict) or not isinstance(s.get("name"), str) or not s["name"].strip() \
-                or not isinstance(s.get("combatants"), list):
-            notes.append("a kept side that could not be read was dropped")
-            continue
+    for s in _named(data, notes, "sides", "a kept side that could not be read was dropped",
+                    lambda s: isinstance(s.get("combatants"), list)):
         members = [clean_combatant({**c, "side": 0} if isinstance(c, dict) else c, 1, notes,
                                    f"in side “{s['name'][:40]}”, a combatant") for c in s["combatants"]]
         out.append({"name": s["name"], "combatants": [{k: v for k, v in m.items() if k != "side"}

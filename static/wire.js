@@ -155,6 +155,20 @@ const ctWire = {
     }
     return "zxing";
   },
+  /** The camera's QR reader fetched ahead of a scan ("Players' phones…" opened), where it
+   * would be used (no BarcodeDetector) and the browser is online: it is not precached
+   * (builder/build.py ZXING_ON_DEMAND), and the service worker keeps it once fetched, so the
+   * tablet then scans offline too. Resolves to whether it fetched; never rejects. */
+  async prefetchReader() {
+    try {
+      if (await ctWire.reader() !== "zxing" || !navigator.onLine) return false;
+      const bodies = await Promise.all([ZXING_URL, ZXING_DIR + "zxing_reader.wasm"].map(
+        (url) => fetch(url).then((r) => (r.ok ? r.arrayBuffer() : Promise.reject(new Error(url))))));
+      return bodies.length === 2;
+    } catch {
+      return false; // offline or refused: the first scan tries again
+    }
+  },
   /** The camera into ``video`` until a QR code is read: resolves to its text; rejects with
    * the camera's refusal. ``force`` ("zxing") skips BarcodeDetector (tests). */
   async scan(video, force = "") {
@@ -209,7 +223,11 @@ function loadZxing() {
       zxing.prepareZXingModule({ overrides: { locateFile: (path) => ZXING_DIR + path }, fireImmediately: true })
         .then(() => resolve(zxing), () => { zxingLoading = null; reject(new Error("the QR reader could not start")); });
     };
-    script.onerror = () => { zxingLoading = null; reject(new Error("the QR reader could not be loaded")); };
+    script.onerror = () => {
+      zxingLoading = null;
+      script.remove();
+      reject(new Error("the QR reader could not be loaded")); // offline before it was ever fetched
+    };
     document.head.appendChild(script);
   });
   return zxingLoading;

@@ -175,6 +175,9 @@ const ctWire = {
     ctWire.stopScan();
     const kind = force || await ctWire.reader();
     if (!kind) throw new Error("no camera");
+    // The reader first (it may be missing offline: not precached), so the camera is never
+    // turned on for a scan that cannot read.
+    const zxing = kind === "zxing" ? await loadZxing() : null;
     const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" }, audio: false });
     let stopped = false;
     const stop = () => { stopped = true; for (const track of stream.getTracks()) track.stop(); };
@@ -188,7 +191,6 @@ const ctWire = {
       const detector = new BarcodeDetector({ formats: ["qr_code"] });
       detect = async () => { const found = await detector.detect(video); return found.length ? found[0].rawValue : null; };
     } else {
-      const zxing = await loadZxing();
       const canvas = document.createElement("canvas");
       const context = canvas.getContext("2d", { willReadFrequently: true });
       detect = async () => {

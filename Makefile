@@ -127,8 +127,12 @@ test: lint site /usr/bin/chromium $(HEADLESS_SHELL) /usr/bin/zbarimg $(POPPLER) 
 	@start=$$(date +%s); $(PY) -m pytest tests/e2e -q $(E2E_ARGS); rc=$$?; \
 	echo "== e2e (Chromium): exit $$rc, $$(( $$(date +%s) - start )) s =="; exit $$rc
 
+# BENCH_BASE: other builds of the site (space-separated directories, e.g. an older commit
+# built by its own builder with --out) put beside build/ by tests/bench_compare.py.
+BENCH_BASE :=
 bench: site /usr/bin/chromium $(WEBKIT)
 	$(PY) -m pip install --quiet -e '.[bench]'
+	$(if $(BENCH_BASE),$(PY) -m tests.bench_compare $(foreach d,$(BENCH_BASE),--base $(d)))
 	$(XVFB) $(PY) -m tests.bench
 	$(PY) -m tests.bench_poker
 	$(PY) -m tests.bench_consim

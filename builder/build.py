@@ -439,7 +439,7 @@ def copy_vendor(out: Path) -> None:
     write(out / "vendor" / "pyodide" / "pyodide-lock.json", lock_stub())
     # The camera's QR reader where the browser has no BarcodeDetector (Safari, Firefox; issue 32):
     # zxing-wasm's reader, pinned in package.json, loaded by static/wire.js only when a tablet
-    # scans a phone's code; precached like every file, so it scans offline too.
+    # scans a phone's code; on demand (ZXING_ON_DEMAND): cached when first needed, then offline too.
     zxing = NODE / "zxing-wasm"
     if not zxing.is_dir():
         sys.exit("node_modules/zxing-wasm is missing: run `npm ci` (make does this for you)")
@@ -597,6 +597,35 @@ def render_pages(out: Path) -> None:
 #: Precaching it would add 2.5 MB to every first visit; the service worker keeps it once a
 #: fallback fetched it, so a device that needed it once has it offline too.
 ON_DEMAND = (f"vendor/pyodide/{STDLIB_FULL}",)
+#: The camera's QR reader (about 425 KB gzip, issue 32) is on demand too: it is needed only
+#: on a tablet without BarcodeDetector that scans a phone's code, so a first visit does not
+#: download it; static/wire.js fetches it (into the cache, for offline use) when the
+#: "Players' phones…" drawer first opens online, and at the first tap on "Scan the phone's code".
+ZXING_ON_DEMAND = tuple(f"vendor/zxing/{name}" for _, name in ZXING_FILES if name != "LICENSE")
+#: PyScript's chunks that the app never loads (measured: a boot, cold, reload or from a
+#: snapshot, fetches only core, error, donkey, deprecations-manager and the py-editor,
+#: py-game and py-terminal custom elements): the code editor (codemirror), the terminal
+#: (xterm), MicroPython, TOML config, its zip reader, its storage module, its worker and
+#: graph helpers. Served (a PyScript release that did load one still works online) but not
+#: precached: about 325 KB gzip less on every first visit. Names without their content hash.
+PYSCRIPT_UNUSED = ("codemirror", "xterm", "zip", "toml", "index", "mpy", "py", "pyodide_graph", "storage",
+                   "service-worker")
+
+
+def pyscript_chunk(name: str) -> str:
+    """A vendored PyScript file's name without its content hash and extension
+    ("codemirror_lang-python-r-dBg-Wd.js" → "codemirror_lang-python")."""
+    stem = re.sub(r"\.(m?js|css)$", "", name)
+    return re.sub(r"-[A-Za-z0-9_-]{8}$", "", stem) if re.search(r"-[A-Za-z0-9_-]{8}$", stem) else stem
+
+
+def on_demand(files: list[str]) -> list[str]:
+    """The served files a first visit does not download (the service worker keeps each once
+    fetched): the full standard library, the camera's QR reader, PyScript's unused chunks."""
+    unused = [name for name in files if name.startswith("vendor/pyscript/")
+              and (pyscript_chunk(name.rsplit("/", 1)[1]) in PYSCRIPT_UNUSED
+                   or pyscript_chunk(name.rsplit("/", 1)[1]).startswith(("codemirror", "xterm")))]
+    return [*ON_DEMAND, *ZXING_ON_DEMAND, *unused]
 
 
 def service_worker(out: Path) -> None:
@@ -605,12 +634,13 @@ def service_worker(out: Path) -> None:
     for name in files:
         digest.update(name.encode() + b"\0" + sha((out / name).read_bytes()).encode())
     version = digest.hexdigest()[:16]
-    precache = (["./"] + [f"./{name}" for name in files if name != "index.html" and name not in ON_DEMAND]
+    lazy = on_demand(files)
+    precache = (["./"] + [f"./{name}" for name in files if name != "index.html" and name not in lazy]
                 + ["./index.html"])
     source = (STATIC / "sw.js").read_text()
     source = (source.replace("__CACHE_VERSION__", version)
               .replace("__PRECACHE__", json.dumps(precache, indent=1))
-              .replace("__ON_DEMAND__", json.dumps([f"./{name}" for name in ON_DEMAND])))
+              .replace("__ON_DEMAND__", json.dumps([f"./{name}" for name in lazy])))
     write(out / "sw.js", source)
 
 

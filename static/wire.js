@@ -155,12 +155,29 @@ const ctWire = {
     }
     return "zxing";
   },
+  /** The camera's QR reader fetched ahead of a scan ("Players' phones…" opened), where it
+   * would be used (no BarcodeDetector) and the browser is online: it is not precached
+   * (builder/build.py ZXING_ON_DEMAND), and the service worker keeps it once fetched, so the
+   * tablet then scans offline too. Resolves to whether it fetched; never rejects. */
+  async prefetchReader() {
+    try {
+      if (await ctWire.reader() !== "zxing" || !navigator.onLine) return false;
+      const bodies = await Promise.all([ZXING_URL, ZXING_DIR + "zxing_reader.wasm"].map(
+        (url) => fetch(url).then((r) => (r.ok ? r.arrayBuffer() : Promise.reject(new Error(url))))));
+      return bodies.length === 2;
+    } catch {
+      return false; // offline or refused: the first scan tries again
+    }
+  },
   /** The camera into ``video`` until a QR code is read: resolves to its text; rejects with
    * the camera's refusal. ``force`` ("zxing") skips BarcodeDetector (tests). */
   async scan(video, force = "") {
     ctWire.stopScan();
     const kind = force || await ctWire.reader();
     if (!kind) throw new Error("no camera");
+    // The reader first (it may be missing offline: not precached), so the camera is never
+    // turned on for a scan that cannot read.
+    const zxing = kind === "zxing" ? await loadZxing() : null;
     const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" }, audio: false });
     let stopped = false;
     const stop = () => { stopped = true; for (const track of stream.getTracks()) track.stop(); };
@@ -174,7 +191,6 @@ const ctWire = {
       const detector = new BarcodeDetector({ formats: ["qr_code"] });
       detect = async () => { const found = await detector.detect(video); return found.length ? found[0].rawValue : null; };
     } else {
-      const zxing = await loadZxing();
       const canvas = document.createElement("canvas");
       const context = canvas.getContext("2d", { willReadFrequently: true });
       detect = async () => {
@@ -209,7 +225,11 @@ function loadZxing() {
       zxing.prepareZXingModule({ overrides: { locateFile: (path) => ZXING_DIR + path }, fireImmediately: true })
         .then(() => resolve(zxing), () => { zxingLoading = null; reject(new Error("the QR reader could not start")); });
     };
-    script.onerror = () => { zxingLoading = null; reject(new Error("the QR reader could not be loaded")); };
+    script.onerror = () => {
+      zxingLoading = null;
+      script.remove();
+      reject(new Error("the QR reader could not be loaded")); // offline before it was ever fetched
+    };
     document.head.appendChild(script);
   });
   return zxingLoading;

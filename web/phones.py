@@ -284,6 +284,11 @@ class Phones:
         return next((d for d in self.devices if str(d.number) == str(arg)), None)
 
     # ------------------------------------------------------------ camera
+    def prefetch_reader(self) -> None:
+        """The drawer opened: the camera's QR reader is not precached (a first visit does not
+        download it), so fetch it now, online, where it would be used; then it scans offline."""
+        wire.prefetch_reader()
+
     def scan(self, device: Device) -> None:
         self.scanning, self.problem = device.number, None
 
@@ -295,6 +300,10 @@ class Phones:
             self.scanning = None
             words = str(err)
             if "stopped" in words:
+                return
+            if "QR reader" in words:  # not fetched yet, and offline (builder/build.py ZXING_ON_DEMAND)
+                self.problem = ("This tablet has not downloaded the camera's code reader yet: it does the "
+                                "first time the phones' drawer opens online. Paste the phone's answer instead.")
                 return
             self.problem = ("The camera could not be used here (it was refused, or there is none). Paste the "
                             "phone's answer instead.")

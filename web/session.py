@@ -471,6 +471,8 @@ class Session:
         self.renaming, self.copied, self.backup_shown = None, None, None
         if self._phones is not None and self._phones.scanning is not None:
             self._phones.stop_scan()  # the camera never stays on behind a closed drawer
+        if self.drawer == "phones" and self.game is not None:
+            self.phones.prefetch_reader()
         if self._codes is not None:
             self._codes.full_screen = None
         focus_to = getattr(self.app, "focus_to", None)

@@ -75,6 +75,18 @@ def send(peer: int | None, text: str) -> bool:
         return False
 
 
+def prefetch_reader() -> None:
+    """Fetch the camera's QR reader into the cache (static/wire.js ``prefetchReader``), in the
+    background; nothing happens where it is not needed, offline, or without wire.js."""
+    wire = js()
+    if wire is None:
+        return
+    try:
+        wire.prefetchReader()
+    except Exception:
+        pass
+
+
 def secret() -> str:
     """16 bytes from ``crypto.getRandomValues``, as 32 hex digits (a seat's secret)."""
     return str(js().secret(16))

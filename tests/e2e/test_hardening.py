@@ -515,3 +515,43 @@ def test_saves_of_one_name_say_where_each_game_stands(page, base_url):
     page.goto(f"{base_url}#/")
     metas = page.locator("#app-home [data-testid=resume-meta]").all_inner_texts()
     assert len(metas) == 3 and len({m.rsplit(" · ", 1)[0] for m in metas}) == 3, metas
+
+
+def forged_app_links():
+    """Issue 35, 1: a battle link whose app general's last bid a sender changed (HR-AI-14) and a
+    conflict link whose app side's card was changed (HR-OIC-4): legal moves, not the app's."""
+    from engine import conflict as oic
+    from tests.engine.test_app_moves import app_moves, battle_against_the_app, conflict_against_the_app, with_action
+
+    battle = battle_against_the_app((None, "hard"), weeks=3)
+    index = app_moves(battle)[-1]
+    bid = dict(battle.actions[index])
+    other = next(m for m in ascension.MANEUVERS if m not in (bid["maneuver"], "withdraw"))
+    battle = with_action(battle, index, {"type": "bid", "side": 1, "maneuver": other, "why": bid["why"]})
+    conflict = conflict_against_the_app("hard", moves=80)
+    for index in app_moves(conflict, ("play",)):
+        action = conflict.actions[index]
+        others = sorted((pl, str(c)) for pl, c in oic.legal_plays(games.replay(conflict, index))
+                        if str(c) != action["card"])
+        if others:
+            break
+    player, card = others[0]
+    conflict = with_action(conflict, index, {**action, "player": player, "card": card}, cut=True)
+    return [("battle", codec.encode_share(battle), "HR-AI-14"), ("conflict", codec.encode_share(conflict), "HR-OIC-4")]
+
+
+@pytest.mark.parametrize("kind", ["battle", "conflict"])
+def test_a_link_whose_app_move_was_changed_is_refused_with_its_clause_and_nothing_is_saved(page, base_url, kind):
+    """Issue 35, 1: what the app decides comes from the seed, never from a link: a link whose
+    app move differs from the app's is refused with the house rule, and storage is unchanged."""
+    [(_, payload, clause)] = [link for link in forged_app_links() if link[0] == kind]
+    open_app(page, base_url)
+    open_link(page, base_url, "campaign", codec.encode_share(games.new_game("campaign", {"players": ["A", "B"]})))
+    before = page.evaluate(STORAGE)
+    page.goto(f"{base_url}#/{kind}?g={payload}")
+    toast = page.locator(".toast.error")
+    toast.wait_for()
+    text = toast.inner_text()
+    assert f"app moves were not made by the app: {clause} at step " in text and "Nothing was saved" in text
+    assert page.evaluate(STORAGE) == before
+    assert_app_ok(page)

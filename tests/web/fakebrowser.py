@@ -89,8 +89,11 @@ def _modules(window):
             pass
 
     js.Blob, js.URL = Blob, URL
+    # A page without the prerendered Rules panel: querySelector finds nothing (the battle's
+    # matrices sync, web/views/battle/matrix.py, then leaves the page as it is).
     js.document = types.SimpleNamespace(createElement=lambda tag: Link(),
-                                        body=types.SimpleNamespace(appendChild=lambda el: el))
+                                        body=types.SimpleNamespace(appendChild=lambda el: el),
+                                        querySelector=lambda selector: None)
     ffi = types.ModuleType("pyodide.ffi")
     ffi.jsnull = object()
     ffi.to_js = lambda value, **kw: value

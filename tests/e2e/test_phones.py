@@ -724,3 +724,70 @@ def test_each_generals_blind_bid_is_declared_on_its_own_phone(page, base_url, ne
     finally:
         for device in devices:
             device.close()
+
+
+# --------------------------------------------------------------------------- a tablet reload (issue 32)
+def test_a_tablet_reload_keeps_the_seats_and_the_phone_rejoins_with_its_kept_secret(page, base_url, new_device):
+    """The tablet reloads: the game is its autosave, the paired seat is listed as away; a
+    phone without the seat's secret answering its new code is refused and gets nothing; the
+    seat's own phone answers the next code, presents its kept secret, gets its hand back and
+    its move is taken."""
+    from .test_conflict import start_example
+
+    page.set_default_timeout(PATIENCE)
+    start_example(page, base_url)
+    page.get_by_role("button", name="Players' phones…").tap()
+    device, phone = pair_seat(page, new_device, 0)
+    stranger = new_device(viewport=PHONE, has_touch=True)
+    stranger.add_init_script(RECORD_WIRE)
+    try:
+        kept = page.evaluate("() => Object.keys(localStorage).filter(k => k.startsWith('ct:v1:phones:'))")
+        assert len(kept) == 1 and kept[0].startswith("ct:v1:phones:conflict-")
+        before = conflict_game(page)
+        page.reload()
+        page.wait_for_selector(READY, state="attached", timeout=PATIENCE)
+        phone.wait_for_selector("[data-testid=seat-bar][data-status=away]")
+        assert saved_game_is(page, before)
+        page.get_by_role("button", name="Players' phones…").tap()
+        row = page.locator("[data-testid=phone-row]")
+        assert row.count() == 1 and row.get_attribute("data-status") == "away"
+        assert "Purple Dragon League" in row.inner_text() and "away" in row.inner_text()
+        # Another phone (no secret for this seat) answers the new code: refused, sent nothing.
+        rejoin = "Rejoin: a new code for Purple Dragon League's phone"
+        page.get_by_role("button", name=rejoin).tap()
+        other = stranger.new_page()
+        other.set_default_timeout(PATIENCE)
+        paste_answer(page, answer_on_phone(other, wait_link(page)))
+        page.wait_for_function("() => (document.querySelector('[data-testid=phones-problem]')?.textContent || '')"
+                               ".includes('seat key does not match')")
+        page.wait_for_selector("[data-testid=phone-row][data-status=away]")
+        assert [json.loads(t)["type"] for t in other.evaluate("window.__wire || []")] == []
+        assert other.locator("[data-testid=seat-hand]").count() == 0
+        # The seat's own phone: one new code, its kept secret, its hand back.
+        page.get_by_role("button", name=rejoin).tap()
+        paste_answer(page, answer_on_phone(phone, wait_link(page)))
+        page.wait_for_selector("[data-testid=phone-row][data-status=connected]")
+        phone.wait_for_selector("[data-testid=seat-bar][data-status=connected]")
+        phone.wait_for_selector("[data-testid=seat-hand]")
+        assert page.locator("[data-testid=phone-row]").count() == 1
+        shown = phone.locator("[data-testid=seat-cards] [data-card]").evaluate_all(
+            "els => els.map(e => e.dataset.card)")
+        assert sorted(shown) == sorted(str(c) for c in hand_of(before, 0))
+        # A move from the phone is taken by the reloaded tablet (OIC-8: keep the dealt hand).
+        wait_position(phone, before.position)
+        phone.wait_for_timeout(DOUBLE_TAP_MS + 50)
+        phone.get_by_role("button", name="Keep all cards").tap()
+        wait_position(phone, before.position + 1)
+        after = conflict_game(page)
+        assert after.position == before.position + 1 and after.actions[-1]["side"] == 0
+        assert_app_ok(page)
+        assert_app_ok(phone)
+    finally:
+        stranger.close()
+        device.close()
+
+
+def saved_game_is(page, game) -> bool:
+    """The tablet's autosave is ``game`` (its actions and position)."""
+    now = conflict_game(page)
+    return now.actions == game.actions and now.position == game.position

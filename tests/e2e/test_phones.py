@@ -791,3 +791,88 @@ def saved_game_is(page, game) -> bool:
     """The tablet's autosave is ``game`` (its actions and position)."""
     now = conflict_game(page)
     return now.actions == game.actions and now.position == game.position
+
+
+# --------------------------------------------------------------------------- offline (issue 32)
+#: Two peer connections in one page, paired on loopback with no ICE server: "open" when the
+#: data channel opens within 10 s, else the ICE state it stopped in.
+LOOPBACK = """async () => {
+  const a = new RTCPeerConnection({iceServers: []}), b = new RTCPeerConnection({iceServers: []});
+  const channel = a.createDataChannel("probe");
+  const gathered = (pc) => new Promise((done) => {
+    if (pc.iceGatheringState === "complete") done();
+    pc.onicegatheringstatechange = () => pc.iceGatheringState === "complete" && done();
+  });
+  await a.setLocalDescription(await a.createOffer()); await gathered(a);
+  await b.setRemoteDescription(a.localDescription);
+  await b.setLocalDescription(await b.createAnswer()); await gathered(b);
+  await a.setRemoteDescription(b.localDescription);
+  const result = await new Promise((done) => {
+    channel.onopen = () => done("open"); setTimeout(() => done(a.iceConnectionState), 10000); });
+  a.close(); b.close();
+  return result;
+}"""
+
+
+def test_offline_the_site_makes_both_codes_and_says_plainly_what_chromium_blocks(browser, browser_context_args,
+                                                                                  base_url):
+    """Both devices loaded the site once (the service worker controls each page, the later
+    part of the standard library is in place), then the network is cut on both with
+    Chromium's offline emulation. Offline the tablet opens a game and makes the invitation
+    (link and QR code), the phone opens it and makes its answer (QR code and text), and the
+    tablet takes the pasted answer. Chromium's emulation then blocks the data channel
+    itself (docs/PLATFORM-seats.md: even two connections in one page on loopback stay in
+    ICE "checking"), so the tablet says after 15 s that no connection formed, and the table
+    is as it was. Were the channel to open (another Chromium), the watch seat must follow a
+    tap on the tablet."""
+    from .test_shell import wait_for_controller
+
+    tablet_context = browser.new_context(**browser_context_args)
+    phone_context = browser.new_context(**{**browser_context_args, "viewport": PHONE})
+    phone_context.add_init_script(RECORD_WIRE)
+    try:
+        tablet, phone = tablet_context.new_page(), phone_context.new_page()
+        for device in (tablet, phone):
+            device.set_default_timeout(PATIENCE)
+            open_app(device, base_url, timeout=PATIENCE)
+            wait_for_controller(device)
+            # The first quiet moment after ready has passed: the later part of the standard
+            # library (the QR codes' modules) is in place, read from the worker's cache by
+            # fetch() (a synchronous request is not answered offline: docs/PLATFORM-seats.md).
+            device.wait_for_function("() => document.documentElement.dataset.snapshotMade")
+        tablet_context.set_offline(True)
+        phone_context.set_offline(True)
+        assert tablet.evaluate("navigator.onLine") is False and phone.evaluate("navigator.onLine") is False
+        tablet.goto(f"{base_url}{ROUTE}?g={codec.encode_share(dealt_game())}")
+        tablet.wait_for_selector("[data-testid=current-actor]")
+        before = saved_game(tablet)
+        link = invite(tablet)
+        assert link.startswith(base_url + "#/join?t=initiative&s=watch&k=")
+        answer = answer_on_phone(phone, link)  # the phone's answer code, drawn offline
+        assert answer
+        paste_answer(tablet, answer)
+        tablet.wait_for_function("() => document.querySelector('[data-testid=phone-row][data-status=connected], "
+                                 "[data-testid=phones-invite][data-status=failed]')", timeout=40_000)
+        if tablet.locator("[data-testid=phone-row][data-status=connected]").count() == 0:
+            assert tablet.evaluate(LOOPBACK) != "open", "the app failed where the platform connects"
+            problem = tablet.locator("[data-testid=phones-problem]").inner_text()
+            assert "No connection formed in 15 seconds" in problem and "The table is exactly as it was" in problem
+            after = saved_game(tablet)
+            assert after.actions == before.actions and after.position == before.position
+            tablet_context.set_offline(False)  # the same page, the network back: the channel opens
+            assert tablet.evaluate(LOOPBACK) == "open"
+        else:
+            phone.wait_for_selector("[data-testid=seat-bar][data-status=connected]")
+            phone.wait_for_selector("[data-testid=tracker]")
+            seen = len(wire_views(phone))
+            tablet.wait_for_timeout(DOUBLE_TAP_MS + 50)
+            tablet.get_by_role("button", name="Next ▸").tap()
+            phone.wait_for_function("n => (window.__wire || []).filter(t => t.includes('\"view\"')).length > n",
+                                    arg=seen)
+            assert wire_views(phone)[-1] == games.system(cs.KIND).public_game(saved_game(tablet))
+        assert_nothing_hidden(phone)
+        assert_app_ok(phone)
+        assert_app_ok(tablet)
+    finally:
+        tablet_context.close()
+        phone_context.close()

@@ -20,10 +20,15 @@ for is checked by :func:`engine.seats.check_seat_action` (its own seat only, on 
 view it saw) and taken through the session like a tap on the tablet (undo, history,
 autosave), or refused back to that phone with the clause. A refused message changes
 nothing and is said on the tablet (HR-SEAT-1 … 4).
+
+The paired seats are kept beside the game's autosave (:data:`KEPT_KEY`): after a tablet
+reload the drawer lists them as away, and each phone rejoins with one new code,
+presenting the secret it kept.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 from engine import codec
@@ -31,6 +36,12 @@ from engine import game as games
 from engine import seats as seating
 from web import platform, qr, seatmsg, wire
 from web.dom import button, h
+from web.store import StoreError
+
+
+def _table_id(value) -> bool:
+    """Whether ``value`` is a table id this tablet makes (:attr:`Phones.table_id`: 12 hex digits)."""
+    return isinstance(value, str) and len(value) == 12 and all(c in "0123456789abcdef" for c in value)
 
 #: Seconds the tablet waits, once it has the phone's answer, for the connection to form.
 CONNECT_SECONDS = 15
@@ -42,6 +53,12 @@ NO_CONNECTION = ("No connection formed in 15 seconds. Are the tablet and the pho
 
 #: How often a phone's refused messages are said (ms): a flood is said once, not a hundred times.
 SAY_EVERY_MS = 5_000
+
+#: localStorage, per save slot: the paired seats of that game (the tablet's name for its
+#: seats on the phones and each paired seat's secret), so that a tablet reload keeps the
+#: seats and each phone rejoins with one new code (issue 32). A line of JSON:
+#: ``{"k": <table id>, "seats": [{"n": <number>, "seat": <seat id>, "token": <secret>}]}``.
+KEPT_KEY = "ct:v1:phones:{slot}"
 
 
 @dataclass
@@ -84,6 +101,56 @@ class Phones:
         self.sent = 0
         self.scanning: int | None = None  # the device whose answer the camera is reading
         self._numbers = 0
+        self.kept_slot: str | None = None  # the save whose seats these are (KEPT_KEY)
+        self._restore()
+
+    # ------------------------------------------------------------ kept seats (a tablet reload)
+    def _restore(self) -> None:
+        """The seats paired with the open game before this page loaded (:data:`KEPT_KEY`):
+        each is listed as away, its secret kept, so its phone rejoins with one new code and
+        presents the secret it was given; another phone still is refused (HR-SEAT-2). A
+        kept value that is not this app's shape is ignored: the phones then join as new."""
+        slot, game = self.session.slot, self.session.game
+        self.kept_slot = slot
+        if slot is None or game is None:
+            return
+        try:
+            raw = self.app.store.storage.get(KEPT_KEY.format(slot=slot))
+            kept = json.loads(raw) if raw else None
+        except (ValueError, TypeError):
+            return
+        if not isinstance(kept, dict) or not _table_id(kept.get("k")) or not isinstance(kept.get("seats"), list):
+            return
+        at_table = {one.id: one for one in seating.seats(game)}
+        for entry in kept["seats"][:32]:
+            if not isinstance(entry, dict):
+                continue
+            number, seat_id, token = entry.get("n"), entry.get("seat"), entry.get("token")
+            if (not isinstance(number, int) or isinstance(number, bool) or not 0 < number < 10_000
+                    or seat_id not in at_table or not seatmsg.is_token(token)
+                    or any(d.number == number or (d.seat == seat_id and not d.watch) for d in self.devices)):
+                continue
+            self.devices.append(Device(number, seat_id, token, at_table[seat_id].label, status="away", paired=True))
+            self._numbers = max(self._numbers, number)
+        if self.devices:
+            self.table_id = kept["k"]
+
+    def _keep(self) -> None:
+        """Write the paired seats of the open game (:data:`KEPT_KEY`); none: the key goes.
+        A full storage only means a reload forgets the seats, and that is said."""
+        slot = self.session.slot
+        if slot is None or slot != self.kept_slot:
+            return
+        key = KEPT_KEY.format(slot=slot)
+        paired = [{"n": d.number, "seat": d.seat, "token": d.token} for d in self.devices if d.paired]
+        try:
+            if paired:
+                self.app.store.storage.set(key, json.dumps({"k": self.table_id, "seats": paired}))
+            else:
+                self.app.store.storage.remove(key)
+        except StoreError:
+            self.problem = ("Browser storage is full, so the paired seats are not kept: after a reload of this "
+                            "tablet, invite each phone again.")
 
     # ------------------------------------------------------------ pairing
     def invite(self, device: Device | None = None, seat_id: str = seatmsg.WATCH) -> None:
@@ -207,7 +274,10 @@ class Phones:
                     else "it shows what only that seat may see and takes its moves")
             self.app.toast(f"{device.label}'s phone {'is back' if device.paired else 'is connected'}: {what}.")
             self.problem = None
+        first = not device.paired
         device.status, device.paired = "connected", True
+        if first:
+            self._keep()
         self._send_view(device)
 
     def _act(self, device: Device, message: seatmsg.SeatMessage) -> None:
@@ -277,6 +347,7 @@ class Phones:
         if device in self.devices:
             self.devices.remove(device)
         if device.paired:
+            self._keep()
             self.app.toast(f"{device.label}'s phone no longer watches the table." if device.watch else
                            f"The tablet took {device.label}'s seat back: play it here, behind the curtain.")
 

@@ -143,6 +143,33 @@ def _segno_present() -> bool:
     return "segno" in sys.modules or importlib.util.find_spec("segno") is not None
 
 
+async def later_library() -> None:
+    """The standard library's later zip (the modules only the QR codes, file import … need;
+    builder/stdlib_fallback.py), fetched with ``fetch`` before anything imports from it, when
+    the page's quiet-moment prefetch has not put it in place yet. Offline, Chromium answers a
+    ``fetch`` from the service worker's cache but not the synchronous request the fallback
+    finder would make (docs/PLATFORM-seats.md), so without this a drawer opened early on an
+    offline tablet said "Preparing the QR code…" for ever. A failure here is silent: the
+    finder still tries its own way."""
+    import os
+
+    from pyodide.http import pyfetch  # type: ignore[import-not-found]
+
+    site = sys.modules.get("sitecustomize")
+    path, url = getattr(site, "LATER_PATH", ""), getattr(site, "LATER_URL", "")
+    if not path or not url or os.path.exists(path):
+        return
+    try:
+        response = await pyfetch(url)
+        if response.ok:
+            data = await response.bytes()
+            if not os.path.exists(path):
+                with open(path, "wb") as file:
+                    file.write(data)
+    except Exception:  # the finder fetches it itself
+        pass
+
+
 class SegnoLoader:
     """Gets segno into the interpreter once: already importable (CPython, tests), or
     fetched from the site's ``vendor/segno.zip`` and unpacked next to the app (browser)."""
@@ -172,6 +199,7 @@ class SegnoLoader:
 
             from pyodide.http import pyfetch  # type: ignore[import-not-found]
 
+            await later_library()
             response = await pyfetch(self.URL)
             if not response.ok:
                 raise OSError(f"{self.URL}: HTTP {response.status}")

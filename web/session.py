@@ -434,7 +434,9 @@ class Session:
                  self._drawer_toggle("Saves", "saves"),
                  self._drawer_toggle("Share", "share", disabled=g is None),
                  # issue 32: phones at the table (web/phones.py)
-                 self._drawer_toggle("Players' phones…", "phones", disabled=g is None),
+                 # "Phones…" on the bar (the toolbar fits one row at 768 px: the hand below stays
+                 # on screen), "Players' phones…" its name.
+                 self._drawer_toggle("Phones…", "phones", disabled=g is None, aria_name="Players' phones…"),
                  # issue 22: the printable record (web/parts/record.py)
                  self._drawer_toggle("Record", "record", disabled=g is None))
 
@@ -444,8 +446,9 @@ class Session:
     def _drawer_id(self, name: str) -> str:
         return f"{self.kind}-drawer-{name}"
 
-    def _drawer_toggle(self, label: str, name: str, disabled: bool = False):
+    def _drawer_toggle(self, label: str, name: str, disabled: bool = False, *, aria_name: str | None = None):
         return button(label, "session:drawer", name, cls=["btn small", self.drawer == name and "on"],
+                      aria_label=aria_name,
                       aria_expanded="true" if self.drawer == name else "false",
                       # aria-controls names the drawer while it exists (an id must resolve)
                       aria_controls=self._drawer_id(name) if self.drawer == name else None,

@@ -45,7 +45,8 @@ def expected_setup() -> dict:
         names = [name] if count == 1 else [f"{name} {i + 1}" for i in range(count)]
         combatants += [{"name": n, "side": side, "grain": "individual", "training": training,
                         "weapon": weapon, "player": player} for n in names]
-    return {"sides": ["Players", "Opposition"], "combatants": combatants, "privacy": True}
+    # A game from the setup screen writes "count_hidden" (HR-CS-8: the hidden are not counted).
+    return {"sides": ["Players", "Opposition"], "combatants": combatants, "privacy": True, "count_hidden": False}
 
 
 def enter_roster(page) -> None:

@@ -32,7 +32,7 @@ def test_the_tablet_and_a_phone_say_what_this_browser_can_do(app, driver):
     wait_for(driver, "return document.querySelector(arguments[0])", f"{TABLE} [data-testid=deal-panel]",
              message="the table")
     driver.execute_script("[...document.querySelectorAll(arguments[0] + ' button')]"
-                          ".find(b => b.textContent === \"Players' phones…\").click()", TABLE)
+                          ".find(b => b.getAttribute('aria-label') === \"Players' phones…\").click()", TABLE)
     wait_for(driver, "return document.querySelector(arguments[0])", f"{TABLE} .phones", message="the drawer")
     invite = ("[...document.querySelectorAll(arguments[0] + ' .phones button')]"
               ".find(b => b.textContent === 'Invite a watcher')")

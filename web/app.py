@@ -38,15 +38,14 @@ class App:
         self._toast_id = 0
         self.store = Store(self._storage(), now=platform.now_ms, tab_id=platform.tab_id())
         self.roots: dict[str, Root] = {}
-        from web.views.home import HomeView
-
-        self.views = {"home": HomeView(self)}
-        for table in TABLES:  # engine.registry: each table's view
-            module, _, name = table.view.partition(":")
-            self.views[table.route] = getattr(importlib.import_module(module), name)(self)
-        from web.views.join import JoinView
-
-        self.views["join"] = JoinView(self)  # a phone at the table (issue 32)
+        #: Each route's view, as "module:Class": a view is built (its module imported, its
+        #: kept data read) when its route is first shown, or at an idle moment after ready
+        #: (:meth:`prefetch_views`), so that start-up imports only what the first screen needs.
+        self.view_specs = {"home": "web.views.home:HomeView",
+                           **{table.route: table.view for table in TABLES},  # engine.registry
+                           "join": "web.views.join:JoinView"}  # a phone at the table (issue 32)
+        self.views: dict = {}  # the views built so far, by route
+        self._started = False  # after start(): a view built from now on boots at once
         self.route = parse_hash(platform.location_hash())[0]
         self._proxies = []  # the listeners' proxies live as long as the page
         self.serial = Serial()  # events are handled one at a time, never inside a render
@@ -74,6 +73,45 @@ class App:
                        "error")
             return MemoryStorage()
 
+    # ------------------------------------------------------------ views
+    def view(self, route: str):
+        """The view of ``route`` (None for a route the app does not have), built on first use.
+
+        Building imports its module and makes the view; once the app has started, its
+        ``boot`` (reading what the table kept: the setup form, the last game) runs right
+        away, guarded: one table's bad data never stops the others."""
+        view = self.views.get(route)
+        if view is not None or route not in self.view_specs:
+            return view
+        module, _, name = self.view_specs[route].partition(":")
+        view = self.views[route] = getattr(importlib.import_module(module), name)(self)
+        if self._started and hasattr(view, "boot"):
+            self._guarded_job(view.boot)()
+        return view
+
+    def prefetch_views(self) -> None:
+        """After ready, at idle moments, one per moment: build the tables' views not built
+        yet (their code imported, their last game replayed), so that the first tap on a
+        table finds it ready. A phone's join screen is built only when its link is opened."""
+        waiting = [table.route for table in TABLES if table.route not in self.views]
+        if not waiting:
+            return
+
+        def build() -> None:
+            told = len(self.toasts)
+            self.view(waiting[0])
+            if len(self.toasts) != told:  # what that table kept could not be used: say so now
+                self.render()
+
+        def idle(*_) -> None:
+            self.serial.run(self._guarded_job(lambda: (build(), self.prefetch_views())))
+
+        later = getattr(window, "requestIdleCallback", None)
+        if later is not None:
+            later(create_once_callable(idle), platform.js_object({"timeout": 2000}))
+        else:  # Safari has no requestIdleCallback
+            window.setTimeout(create_once_callable(idle), 200)
+
     # ------------------------------------------------------------ rendering
     def render(self) -> None:
         """Redraw the current route and the toasts. Never re-entrant: a render asked
@@ -93,7 +131,7 @@ class App:
                 self._render_toasts()
         finally:
             self._rendering = False
-        view = self.views.get(self.route)
+        view = self.view(self.route)
         if view is not None and hasattr(view, "after_render"):
             view.after_render()
         self._settle_scroll()
@@ -186,7 +224,7 @@ class App:
             _focus(main)
 
     def _render_route(self) -> None:
-        view = self.views.get(self.route)
+        view = self.view(self.route)
         if view is None:
             return
         root = self.roots.get(self.route)
@@ -217,7 +255,7 @@ class App:
     def _details(self) -> str:
         """What went wrong, for a bug report: the traceback and the game's link."""
         lines = [traceback.format_exc().rstrip(), "", f"Route: #/{self.route}"]
-        view = self.views.get(self.route)
+        view = self.view(self.route)
         session = getattr(view, "session", None)
         try:
             if session is not None and session.game is not None:
@@ -360,7 +398,7 @@ class App:
             self.toast(refusal, seconds=5)
             self.render()
             return
-        view = self.views.get(self.route)
+        view = self.view(self.route)
         game_before = getattr(getattr(view, "session", None), "game", None)
         route_before = self.route
         self.tap = tap
@@ -368,7 +406,7 @@ class App:
             self.dispatch(action, arg, el, tap)
         finally:
             self.tap = None
-        view = self.views.get(self.route)
+        view = self.view(self.route)
         moved = self.route != route_before or getattr(getattr(view, "session", None), "game", None) is not game_before
         self.tap_guard.taken(tap, moved)
         if tap.refused:  # a view's own guard (a curtain settling) did not take it: say so
@@ -397,7 +435,7 @@ class App:
         row = platform.text(el.getAttribute("data-row"))
 
         def job():
-            view = self.views.get(self.route)
+            view = self.view(self.route)
             # ``row``: the stable id of the field's row (data-row), or None
             if view is not None and view.field(field, value, live, row):
                 self.render()
@@ -413,7 +451,7 @@ class App:
         if str(event.key) == "Tab":
             return self._trap_tab(event)
         if str(event.key) == "Escape" and not (event.ctrlKey or event.metaKey or event.altKey):
-            view = self.views.get(self.route)
+            view = self.view(self.route)
             escape = getattr(view, "escape", None) or getattr(getattr(view, "session", None), "escape", None)
             if escape is None:
                 return None
@@ -502,17 +540,17 @@ class App:
             self.copy_details()
         elif action == "app:retry":
             self.failure = None
-            view = self.views.get(self.route)
+            view = self.view(self.route)
             if view is not None and hasattr(view, "recover"):
                 view.recover()
         else:
-            view = self.views.get(self.route)
+            view = self.view(self.route)
             if view is not None:
                 view.handle(action, arg, el, event)
         self.render()
 
     def on_drop(self, event):
-        view = self.views.get(self.route)
+        view = self.view(self.route)
         transfer = platform.py(event.dataTransfer)
         files = platform.py(transfer.files) if transfer is not None else None
         if view is None or not files or files.length == 0 or not hasattr(view, "import_file"):
@@ -529,11 +567,11 @@ class App:
 
     def _go(self, hash_: str) -> None:
         route, params = parse_hash(hash_)
-        previous = self.views.get(self.route)
+        previous = self.view(self.route)
         if route != self.route and previous is not None and hasattr(previous, "on_leave"):
             previous.on_leave()
         self.route = route
-        view = self.views.get(route)
+        view = self.view(route)
         if view is not None and hasattr(view, "on_enter"):
             view.on_enter(params)
         self.render()
@@ -601,9 +639,7 @@ class App:
         self.listen(document, "drop", self.on_drop)
         self.listen(window, "hashchange", self.on_hash)
         self.listen(window, "storage", self.on_storage)
-        for view in self.views.values():
-            if hasattr(view, "boot"):
-                self._guarded_job(view.boot)()  # one table's bad data never stops the others
+        self._started = True
         # renders the current route (the others render when visited); a bug in opening what
         # the address names is the app's message, and the app still becomes ready
         self._guarded_job(lambda: self._go(platform.location_hash()))()
@@ -642,7 +678,8 @@ def _focus(el) -> None:
 def main() -> None:
     performance.mark("ct:imported")
     try:
-        App().start()
+        app = App()
+        app.start()
     except Exception:  # never a traceback on screen: the app's own words, in the boot bar
         traceback.print_exc()
         text = document.getElementById("boot-text")
@@ -653,6 +690,7 @@ def main() -> None:
     performance.mark("ct:ready")
     document.documentElement.setAttribute("data-ready", "true")
     document.dispatchEvent(Event.new("ct:ready"))  # the shell registers the offline worker now
+    app.prefetch_views()
     boot = document.getElementById("boot")
     if boot is not None:
         boot.hidden = True

@@ -85,6 +85,7 @@ class App:
             return view
         module, _, name = self.view_specs[route].partition(":")
         view = self.views[route] = getattr(importlib.import_module(module), name)(self)
+        performance.mark(f"ct:view:{route}")  # when each view was built (tests, bench)
         if self._started and hasattr(view, "boot"):
             self._guarded_job(view.boot)()
         return view
@@ -95,6 +96,7 @@ class App:
         table finds it ready. A phone's join screen is built only when its link is opened."""
         waiting = [table.route for table in TABLES if table.route not in self.views]
         if not waiting:
+            document.documentElement.setAttribute("data-views", "all")  # every table's view is built
             return
 
         def build() -> None:

@@ -266,3 +266,31 @@ def test_tracebacks_in_copy_details_keep_file_and_line_without_shipped_sources(p
         assert any(re.match(rf"\s*(async\s+)?def {function}\b", text) for text in source[:int(line)]), (path, line)
     failing = [(path, int(line)) for path, line, _ in frames if path == "web/platform.py"]
     assert failing and "toLocaleString" in (ROOT / "web/platform.py").read_text().splitlines()[failing[-1][1] - 1]
+
+
+VIEW_MARKS = "() => performance.getEntriesByType('mark').filter(m => m.name.startsWith('ct:view:')).map(m => m.name)"
+
+
+def test_start_up_builds_only_the_first_screen_and_the_other_tables_when_idle(page, base_url):
+    """Issue 31 (start-up does not grow): at ready only the route shown has its view built;
+    the tables' views follow at idle moments, and a phone's join screen only when opened."""
+    open_app(page, base_url)
+    built_at_ready = page.evaluate("""() => performance.getEntriesByType('mark')
+        .filter(m => m.name.startsWith('ct:view:') && m.startTime <= performance.getEntriesByName('ct:ready')[0].startTime)
+        .map(m => m.name)""")
+    assert built_at_ready == ["ct:view:home"]
+    page.wait_for_selector("html[data-views=all]", state="attached")
+    assert sorted(page.evaluate(VIEW_MARKS)) == sorted(
+        ["ct:view:home", "ct:view:conflict", "ct:view:campaign", "ct:view:initiative", "ct:view:battle"])
+    page.goto(f"{base_url}#/battle")
+    page.locator("section[data-route=battle]:not([hidden]) [data-testid=setup]").wait_for()
+    assert "ct:view:join" not in page.evaluate(VIEW_MARKS)
+
+
+def test_a_link_to_a_table_builds_that_table_first(page, base_url):
+    page.goto(f"{base_url}#/campaign")
+    page.wait_for_selector(READY, state="attached", timeout=90_000)
+    assert page.evaluate(VIEW_MARKS)[0] == "ct:view:campaign"
+    page.wait_for_selector("html[data-views=all]", state="attached")
+    assert "ct:view:home" not in page.evaluate(VIEW_MARKS)  # Home is built when it is shown
+    assert page.locator("section[data-route=campaign]:not([hidden])").is_visible()

@@ -143,29 +143,37 @@ def _segno_present() -> bool:
     return "segno" in sys.modules or importlib.util.find_spec("segno") is not None
 
 
+async def fetch_bytes(url: str) -> bytes:
+    """The body of a same-origin file, by the browser's ``fetch`` (answered by the service
+    worker's cache offline). Not ``pyodide.http``: that module is itself in the standard
+    library's later zip, which is what must be fetched first."""
+    from js import fetch  # type: ignore[import-not-found]
+
+    response = await fetch(url)
+    if not response.ok:
+        raise OSError(f"{url}: HTTP {response.status}")
+    return bytes((await response.arrayBuffer()).to_bytes())
+
+
 async def later_library() -> None:
     """The standard library's later zip (the modules only the QR codes, file import … need;
     builder/stdlib_fallback.py), fetched with ``fetch`` before anything imports from it, when
     the page's quiet-moment prefetch has not put it in place yet. Offline, Chromium answers a
     ``fetch`` from the service worker's cache but not the synchronous request the fallback
     finder would make (docs/PLATFORM-seats.md), so without this a drawer opened early on an
-    offline tablet said "Preparing the QR code…" for ever. A failure here is silent: the
-    finder still tries its own way."""
+    offline tablet said "Preparing the QR code…" for ever (tests/e2e/test_share_qr.py). A
+    failure here is silent: the finder still tries its own way."""
     import os
-
-    from pyodide.http import pyfetch  # type: ignore[import-not-found]
 
     site = sys.modules.get("sitecustomize")
     path, url = getattr(site, "LATER_PATH", ""), getattr(site, "LATER_URL", "")
     if not path or not url or os.path.exists(path):
         return
     try:
-        response = await pyfetch(url)
-        if response.ok:
-            data = await response.bytes()
-            if not os.path.exists(path):
-                with open(path, "wb") as file:
-                    file.write(data)
+        data = await fetch_bytes(url)
+        if not os.path.exists(path):
+            with open(path, "wb") as file:
+                file.write(data)
     except Exception:  # the finder fetches it itself
         pass
 
@@ -195,16 +203,14 @@ class SegnoLoader:
     async def _load(self) -> None:
         try:
             import importlib
+            import io
             import os
-
-            from pyodide.http import pyfetch  # type: ignore[import-not-found]
+            import zipfile
 
             await later_library()
-            response = await pyfetch(self.URL)
-            if not response.ok:
-                raise OSError(f"{self.URL}: HTTP {response.status}")
+            data = await fetch_bytes(self.URL)
             here = os.getcwd()  # where app.zip was unpacked: already on sys.path
-            await response.unpack_archive(extract_dir=here, format="zip")
+            zipfile.ZipFile(io.BytesIO(data)).extractall(here)
             if here not in sys.path:
                 sys.path.append(here)
             importlib.invalidate_caches()

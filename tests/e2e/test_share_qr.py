@@ -216,3 +216,33 @@ def test_a_full_screen_code_takes_the_focus_as_a_dialog_and_gives_it_back(page, 
             page.keyboard.press("Enter")  # on Close
         dialog.wait_for(state="detached")
         assert_focus(page, opener, message=f"after the {which} code closed ({close}):")
+
+
+#: A page that is never quiet: a pointer event every 300 ms, so the shell's quiet-moment work
+#: (the later standard-library zip's prefetch, the memory snapshot) never starts.
+NEVER_QUIET = "setInterval(() => window.dispatchEvent(new Event('pointerdown')), 300)"
+
+
+@pytest.mark.fresh_browser  # the service worker installs on this first visit
+def test_offline_the_codes_draw_even_before_the_quiet_moment_prefetch(page, base_url):
+    """Offline, a page's synchronous request is not answered from the service worker's cache
+    (docs/PLATFORM-seats.md): the QR codes' standard-library modules come by ``fetch``
+    (web/qr.py ``later_library``), so a Share drawer opened on an offline tablet before the
+    page's first quiet moment still draws its codes, and nothing falls back to the full library."""
+    from .test_shell import wait_for_controller
+
+    page.add_init_script(NEVER_QUIET)
+    open_slowly(page, base_url)
+    wait_for_controller(page)
+    page.context.set_offline(True)
+    try:
+        page.reload()
+        page.wait_for_selector("html[data-ready=true]", state="attached", timeout=SLOW)
+        assert page.evaluate("document.documentElement.dataset.snapshot") != "used"  # a boot of its own
+        mid_game(page, base_url, plays=1)
+        page.get_by_role("button", name="Share").click()
+        assert code_of(page, "public").is_visible()
+        assert code_of(page, "full").is_visible()
+        assert page.evaluate("document.documentElement.dataset.stdlib") != "full"
+    finally:
+        page.context.set_offline(False)

@@ -731,6 +731,76 @@ def test_a_campaign_battles_spoils_are_taken_on_the_winners_phone(page, base_url
             device.close()
 
 
+def open_own_deck_table(page, base_url, new_device):
+    """The tablet at an own-deck campaign's negotiating table (CMP-7; play_real's seed 1: Anna
+    holds 5 cards, 2 of them seen face up), with Anna's and Ben's phones paired."""
+    from tests.engine.test_campaign_table import play_real
+
+    page.set_default_timeout(PATIENCE)
+    game, real = play_real(1, False, until=lambda state: state.phase == "exhausted")
+    open_app(page, f"{base_url}#/campaign?g={codec.encode_share(game)}", timeout=PATIENCE)
+    page.wait_for_selector("[data-testid=table]")
+    page.get_by_role("button", name="Players' phones…").tap()
+    devices, phones = [], {}
+    for p, name in enumerate(("Anna", "Ben")):
+        device, phones[p] = pair_player(page, new_device, name, f"player-{p}")
+        devices.append(device)
+    return game, real, devices, phones
+
+
+def test_with_our_own_deck_each_player_lays_down_their_hand_on_their_phone(page, base_url, new_device):
+    """CMP-7 with the players' own deck (issue 18) on phones: at the negotiating table Anna's
+    phone offers the 52-card entry with the tablet's own checks (the cards seen in her hand
+    marked, a card seen elsewhere blocked), on a 360×740 screen unscrolled; Ben's phone says
+    Anna lays down first. Anna taps her cards; one tap lays them down through the tablet's
+    session; then it is Ben's turn on his phone."""
+    from engine.game import replay
+
+    game, real, devices, phones = open_own_deck_table(page, base_url, new_device)
+    try:
+        st = replay(game)
+        anna, ben = phones[0], phones[1]
+        wait_position(anna, game.position)
+        assert "Anna lays the cards down first" in ben.locator("[data-testid=seat-hand]").inner_text()
+        assert ben.locator("[data-testid=seat-lay]").count() == 0
+        known = {str(c) for c in st.known[0]}
+        entry = anna.locator("[data-testid=seat-lay]")
+        def card(token: str):
+            tap_when_settled(anna, entry.locator(f"[data-action='join:lay-suit'][data-arg='{token[-1]}']"))
+            return entry.locator(f"[data-action='join:lay-pick'][data-arg='{token}']")
+
+        for token in known:  # seen in her hand: marked already (CMP-7)
+            assert "selected" in card(token).get_attribute("class")
+        pool = str(st.pool[0])  # in the pool: not in her hand (each card once)
+        assert "blocked" in card(pool).get_attribute("class")
+        lay = anna.get_by_role("button", name="Lay them down")
+        assert lay.is_disabled()
+        on_screen(anna, lay)
+        on_screen(anna, entry)
+        assert_big_enough(anna, "[data-testid=seat-lay] button")
+        rest = [str(c) for c in real.hands[0] if str(c) not in known]
+        for token in rest:  # one suit at a time: its tab, then the card
+            tap_when_settled(anna, entry.locator(f"[data-action='join:lay-suit'][data-arg='{token[-1]}']"))
+            tap_when_settled(anna, entry.locator(f"[data-action='join:lay-pick'][data-arg='{token}']"))
+        slots = anna.locator("[data-testid=seat-lay-slots]").inner_text()
+        assert f"Your cards {len(real.hands[0])} of {len(real.hands[0])}" in slots
+        anna.wait_for_timeout(DOUBLE_TAP_MS + 50)
+        lay.dblclick()  # a double tap lays down once (HR-SEAT-4)
+        for phone in phones.values():
+            wait_position(phone, game.position + 1)
+        after = campaign_game(page)
+        last = dict(after.actions[-1])
+        assert len(after.actions) == game.position + 1
+        assert (last["type"], last["player"], set(last["hand"]), last["drawn"]) == (
+            "lay", 0, {str(c) for c in real.hands[0]}, [])
+        ben.wait_for_selector("[data-testid=seat-lay]")  # his turn now, on his phone
+        assert anna.locator("[data-testid=seat-lay]").count() == 0
+        assert_app_ok(page)
+    finally:
+        for device in devices:
+            device.close()
+
+
 # --------------------------------------------------------------------------- player seats (battle)
 #: The example battle's armies (engine.ascension.example_setup), general 0 of level 2, general 1 of level 1.
 ARMIES = ("Jibril Corps", "Zone Army")

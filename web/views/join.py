@@ -27,11 +27,11 @@ from engine import campaign as cmp
 from engine import codec
 from engine import game as games
 from engine import seats as seating
-from engine.cards import Card, CardError
+from engine.cards import Card, CardError, Suit
 from engine.registry import BY_KIND
 from web import platform, qr, seatmsg, wire
 from web.dom import button, h
-from web.parts.cards import card_button, card_picker, card_view
+from web.parts.cards import card_button, card_picker, card_view, suit_mark
 from web.parts.chances import percent, shares, whole_percent
 from web.session import Session
 
@@ -131,6 +131,7 @@ class JoinView:
         self.advice_asked = ""  # the aim the tablet was last asked to send advice for ("": none)
         self.lay_hand: list[str] = []  # own deck, at the negotiating table: the cards laid down (CMP-7)
         self.lay_drawn: list[str] = []  # … and the cards drawn there
+        self.lay_suit = "S"  # the suit the phone's card entry shows (one at a time: a phone's width)
         self.both = False  # the spoils drawn were of a decisive victory (the stake and a pool card, CMP-4)
 
     # ------------------------------------------------------------ the link
@@ -571,8 +572,8 @@ class JoinView:
         chosen = set(self.lay_hand) | set(self.lay_drawn)
         laid = [*sorted(known), *self.lay_hand]
         say = (f"Lay down your {count} cards" + (f" and draw {draws} from the deck" if draws else "")
-               + (" (CMP-7, CMP-9)." if st.dummy and me == 1 else " (CMP-7).")
-               + (" Tap each card you lay down" + (", then each card drawn." if draws else ".")))
+               + (" (CMP-7, CMP-9)" if st.dummy and me == 1 else " (CMP-7)")
+               + (": tap each one, then each card drawn." if draws else ": tap each one."))
 
         def states(card):
             token = str(card)
@@ -593,11 +594,22 @@ class JoinView:
                   [h("br", {}), h("strong", {}, f"Drawn {len(self.lay_drawn)} of {draws}: "),
                    " ".join(self.lay_drawn) or "—"] if draws else None)
         controls = h("div", {"class": "row seat-lay-controls"},
-                     button("Lay down my cards", "join:lay", cls="btn primary", disabled=not live or target is not None),
+                     button("Lay them down", "join:lay", cls="btn primary", disabled=not live or target is not None),
                      button("Clear", "join:lay-clear", cls="btn", disabled=not live or not chosen))
+        # One suit at a time (the tablet's picker, web/parts/cards.py, for that suit): 13
+        # cards of 44 px and more fit a phone's width in three rows, the four suits above.
+        suit = next((x for x in Suit if x.letter == self.lay_suit), Suit.SPADES)
+        tabs = []
+        for x in Suit:
+            mine = sum(1 for t in chosen | known if t.endswith(x.letter))
+            tabs.append(button([suit_mark(x), h("span", {"class": "small"}, f" {mine}" if mine else "")],
+                               "join:lay-suit", x.letter, cls=["btn", "seat-suit", x == suit and "on"],
+                               aria_pressed="true" if x == suit else "false",
+                               aria_label=f"{x.name.capitalize()}" + (f", {mine} chosen" if mine else "")))
         picker = h("div", {"class": "seat-lay", "data-testid": "seat-lay"},
-                   card_picker("join:lay-pick", states, labels=label, size="mini", grid="seat-lay"))
-        return say, refused, slots, controls, picker
+                   h("div", {"class": "seat-suits", "role": "group", "aria-label": "Suit"}, tabs),
+                   card_picker("join:lay-pick", states, labels=label, size="mini", grid="seat-lay", suits=(suit,)))
+        return say, refused, slots, picker, controls
 
     def _lay_tap(self, arg) -> None:
         """A card tapped in the lay entry: taken back when chosen, else entered where it goes
@@ -701,7 +713,9 @@ class JoinView:
         if self.kind == "battle" and self._general_tap(action, arg):
             return
         if self.kind == "campaign" and action.startswith("join:lay"):  # CMP-7, the players' own deck
-            if action == "join:lay-pick":
+            if action == "join:lay-suit" and arg in ("S", "H", "D", "C"):
+                self.lay_suit = arg
+            elif action == "join:lay-pick" and getattr(event, "detail", 1) != 2:  # a double tap picks once
                 self._lay_tap(arg)
             elif action == "join:lay-clear":
                 self.lay_hand, self.lay_drawn = [], []

@@ -1004,6 +1004,49 @@ def test_a_counter_attack_from_the_generals_phone(page, base_url, new_device):
             device.close()
 
 
+def test_leaving_the_battle_from_the_generals_phone(page, base_url, new_device):
+    """AI-15 on a phone: the week after South skirmished, North's phone offers to leave (on
+    screen, 44 px, with the reason) beside its bid; a double tap leaves once, through the
+    tablet's session."""
+    from engine.game import replay
+
+    from .test_battle_board import TABLE_DICE, battle, open_game, unit, week
+
+    page.set_default_timeout(PATIENCE)
+    game = week(battle([unit("N", size=9)], [unit("S", size=9)], rules=TABLE_DICE), "attack", "skirmish",
+                dice=[[1, 1], [1, 1]])
+    assert replay(game).phase == "bid"
+    open_game(page, base_url, game)
+    page.get_by_role("button", name="Players' phones…").tap()
+    device, phone = pair_player(page, new_device, "General of North", "general-0")
+    try:
+        wait_position(phone, game.position)
+        moves = phone.locator("[data-testid=seat-moves]")
+        assert "South skirmished last week: you may leave the battle before either side declares (AI-15)." in \
+            moves.inner_text()
+        leave = phone.get_by_role("button", name="Take North out of the battle")
+        on_screen(phone, leave)
+        assert_big_enough(phone, "[data-testid=seat-hand] button")
+        phone.wait_for_timeout(DOUBLE_TAP_MS + 50)
+        leave.dblclick()  # a double tap leaves once (HR-SEAT-4)
+        wait_position(phone, game.position + 1)
+        after = full_game_of(page)
+        assert [dict(a) for a in after.actions[game.position:]] == [{"type": "leave", "side": 0}]
+        assert replay(after).phase == "over"
+        assert phone.locator("[data-action='join:leave']").count() == 0
+        assert_app_ok(page)
+    finally:
+        device.close()
+
+
+def full_game_of(page):
+    """The battle the tablet holds (its full share link; the phones drawer closed first)."""
+    from .test_battle import full_game
+
+    page.keyboard.press("Escape")
+    return full_game(page)
+
+
 # --------------------------------------------------------------------------- a tablet reload (issue 32)
 def test_a_tablet_reload_keeps_the_seats_and_the_phone_rejoins_with_its_kept_secret(page, base_url, new_device):
     """The tablet reloads: the game is its autosave, the paired seat is listed as away; a

@@ -975,6 +975,14 @@ def test_a_counter_attack_from_the_generals_phone(page, base_url, new_device):
     devices, phones = pair_generals(page, base_url, new_device)
     try:
         zero, one = phones[0], phones[1]
+        # A hostile advice message (an aim the table has not) is refused and said; nothing changes.
+        token = zero.evaluate("Object.entries(localStorage).find(([k]) => k.startsWith('ct:v1:seat-token:'))[1]")
+        wrong = json.dumps({"v": 1, "type": "advice", "seat": "general-0", "token": token, "n": 0, "aim": "win"})
+        assert zero.evaluate("t => window.ctWire.send(1, t)", wrong)
+        page.wait_for_function("() => (document.querySelector('[data-testid=phones-problem]')?.textContent || '')"
+                               ".includes('no aim')")
+        wait_position(zero, 0)
+        assert "advice" not in seat_messages(zero)[-1]["view"]["private"]
         tap_when_settled(zero, zero.locator("[data-action='join:maneuver'][data-arg=defend]"))
         tap_when_settled(zero, zero.locator("[data-action='join:strat'][data-arg=counter_attack]"))
         tap_when_settled(zero, zero.get_by_role("button", name="Declare Defend with Counter Attack"))

@@ -48,7 +48,8 @@ from .text import brief_repr
 
 __all__ = [
     "HOUSE_RULES", "WATCH", "VIEW_VERSION", "MESSAGE_VERSION", "MESSAGE_TYPES", "MAX_MESSAGE_CHARS",
-    "MAX_MESSAGE_DEPTH", "MAX_SEAT_ID", "MAX_TOKEN", "Seat", "SeatRefused", "SeatMessage", "SeatMessageError",
+    "MAX_MESSAGE_DEPTH", "MAX_SEAT_ID", "MAX_TOKEN", "MAX_AIM", "Seat", "SeatRefused", "SeatMessage",
+    "SeatMessageError",
     "RateGate", "seats", "seat", "seat_numbers", "seat_view", "check_seat_action", "read_seat_message",
     "new_seat_token", "seat_token_matches", "json_only",
 ]
@@ -72,8 +73,11 @@ WATCH = "watch"
 #: The version of a seat's view (``"v"``) and of a phone's message.
 VIEW_VERSION = 1
 MESSAGE_VERSION = 1
-#: What a phone may say: join its seat, ask for a move, keep the line alive.
-MESSAGE_TYPES = ("hello", "act", "ping")
+#: What a phone may say: join its seat, ask for a move, keep the line alive, ask for its
+#: seat's advice (a battle general's staff officer, HR-AI-13) or stop asking.
+MESSAGE_TYPES = ("hello", "act", "ping", "advice")
+#: The longest aim an ``advice`` message may name (``"net"``, ``"away"``, ``"hold"``).
+MAX_AIM = 16
 #: A phone's message longer than this is refused unread (a move is a few hundred characters).
 MAX_MESSAGE_CHARS = 8_192
 #: A phone's message nested deeper than this is refused before it is parsed (a move needs 4).
@@ -84,6 +88,7 @@ MAX_TOKEN = 128
 
 _SEAT_ID = re.compile(r"[a-z]+(?:-[0-9]{1,4})?(?:/[a-z]+-[0-9]{1,4})*")
 _TOKEN = re.compile(r"[A-Za-z0-9_-]+")
+_AIM = re.compile(r"[a-z]{0,16}")
 _PART = re.compile(r"([a-z]+)-(0|[1-9][0-9]{0,3})")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
@@ -314,10 +319,13 @@ class SeatMessage:
     """A phone's message, read and checked (:func:`read_seat_message`).
 
     ``type`` is ``"hello"`` (join the seat, or rejoin after a reload), ``"act"`` (ask for
-    ``action``, a move of the seat) or ``"ping"``; ``seat`` the seat id, ``token`` the
-    seat's secret fixed at pairing (compare it with :func:`seat_token_matches`), ``n``
-    the position of the last view the phone drew (a move asked on a stale view can be
-    refused). ``action`` is an unchangeable JSON object (``None`` unless ``"act"``).
+    ``action``, a move of the seat), ``"ping"`` or ``"advice"`` (send the seat's advice with
+    each view from now on, for ``aim``; ``aim`` ``""``: stop); ``seat`` the seat id,
+    ``token`` the seat's secret fixed at pairing (compare it with :func:`seat_token_matches`),
+    ``n`` the position of the last view the phone drew (a move asked on a stale view can be
+    refused). ``action`` is an unchangeable JSON object (``None`` unless ``"act"``); ``aim``
+    a short lowercase word (``None`` unless ``"advice"``; whether the table has that aim is
+    :func:`seat_view`'s question).
     """
 
     type: str
@@ -325,6 +333,7 @@ class SeatMessage:
     token: str
     n: int
     action: Mapping[str, Any] | None = field(default=None)
+    aim: str | None = field(default=None)
 
 
 _REQUIRED = ("v", "type", "seat", "token", "n")
@@ -372,11 +381,12 @@ def read_seat_message(text: Any) -> SeatMessage:
 
     The shape is exact (HR-SEAT-3)::
 
-        {"v": 1, "type": "hello" | "act" | "ping", "seat": "side-0/player-2",
-         "token": "<the seat's secret>", "n": 12, "action": {...}}
+        {"v": 1, "type": "hello" | "act" | "ping" | "advice", "seat": "side-0/player-2",
+         "token": "<the seat's secret>", "n": 12, "action": {...}, "aim": "net"}
 
-    ``action`` (an object with a text ``type``) only in, and required by, ``"act"``; no
-    other field. Text only, at most :data:`MAX_MESSAGE_CHARS` characters, nested at most
+    ``action`` (an object with a text ``type``) only in, and required by, ``"act"``;
+    ``aim`` (``""`` or a lowercase word of at most :data:`MAX_AIM` letters) only in, and
+    required by, ``"advice"``; no other field. Text only, at most :data:`MAX_MESSAGE_CHARS` characters, nested at most
     :data:`MAX_MESSAGE_DEPTH` (counted by :func:`engine.codec.json_depth` before parsing),
     no NaN or Infinity, no field given twice, no half of a character (a lone surrogate).
     Whether the seat exists, the token is its own and the move allowed is the caller's
@@ -401,7 +411,7 @@ def read_seat_message(text: Any) -> SeatMessage:
         raise SeatMessageError("a message is a JSON object")
     if _has_half_character(data):
         raise SeatMessageError("the message holds half of a character")
-    unknown = [key for key in data if key not in _REQUIRED + ("action",)]
+    unknown = [key for key in data if key not in _REQUIRED + ("action", "aim")]
     if unknown:
         raise SeatMessageError(f"unknown field {brief_repr(unknown[0])}")
     missing = [key for key in _REQUIRED if key not in data]
@@ -427,7 +437,14 @@ def read_seat_message(text: Any) -> SeatMessage:
             raise SeatMessageError("a move is an object with a type")
     elif "action" in data:
         raise SeatMessageError(f"a {kind} message carries no move")
-    return SeatMessage(kind, seat_id, token, n, games.freeze(action) if action is not None else None)
+    aim = data.get("aim")
+    if kind == "advice":
+        if not isinstance(aim, str) or not _AIM.fullmatch(aim):
+            raise SeatMessageError("an advice message names an aim (a short lowercase word, or nothing)")
+    elif "aim" in data:
+        raise SeatMessageError(f"a {kind} message carries no aim")
+    return SeatMessage(kind, seat_id, token, n, games.freeze(action) if action is not None else None,
+                       aim if kind == "advice" else None)
 
 
 def new_seat_token() -> str:

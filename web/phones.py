@@ -76,6 +76,7 @@ class Device:
     link: str = ""
     paired: bool = False  # it has been connected once: the seat's secret is on that phone
     refused: int = 0
+    advice: str = ""  # the aim this seat's phone asked its advice for (HR-AI-13); "": none is sent
     said_at: float = -1e12
     limit: seating.RateGate = field(default_factory=seatmsg.rate_gate)
 
@@ -262,11 +263,15 @@ class Phones:
             return
         if message.type == "ping":
             return
+        if message.type in ("act", "advice") and device.status != "connected":
+            self._refuse(device, "it asked for a move before it said hello" if message.type == "act"
+                         else "it asked for advice before it said hello")
+            return
         if message.type == "act":
-            if device.status != "connected":
-                self._refuse(device, "it asked for a move before it said hello")
-                return
             self._act(device, message)
+            return
+        if message.type == "advice":
+            self._advise(device, message.aim or "")
             return
         wire.send(device.peer, seatmsg.welcome(device.seat, device.label, device.token, self.session.kind))
         if device.status != "connected":  # a repeated hello only gets the view again
@@ -296,6 +301,13 @@ class Phones:
         refusal = self.session.try_act(move)
         if refusal is not None:  # the table changed between the check and the move (it does not, today)
             self._refuse_move(device, "HR-SEAT-4", refusal)
+
+    def _advise(self, device: Device, aim: str) -> None:
+        """A general's phone asks for its staff officer's advice (HR-AI-13), or no more: from
+        now on its seat's view carries it (the tablet computes it, for that seat alone: the
+        other general's advice is never in it); an aim the table has not is refused."""
+        device.advice = "" if device.watch else aim
+        self._send_view(device)
 
     def _refuse_move(self, device: Device, rule_id: str, message: str) -> None:
         game = self.session.game
@@ -333,7 +345,15 @@ class Phones:
             text = seatmsg.view(self.session.kind, payload, self.sent)
         else:
             try:  # a player's seat: the spectator copy and its own hand, nothing else
-                text = seatmsg.seat(self.session.kind, seating.seat_view(game, device.seat), self.sent)
+                try:
+                    view = seating.seat_view(game, device.seat, advice=device.advice or False)
+                except seating.SeatRefused:
+                    raise
+                except ValueError as err:  # an aim this table has not (HR-SEAT-3): the view without advice
+                    device.advice = ""
+                    self._refuse(device, str(err))
+                    view = seating.seat_view(game, device.seat)
+                text = seatmsg.seat(self.session.kind, view, self.sent)
             except seating.SeatRefused:  # another game is open now: this seat is not at its table
                 text = seatmsg.view(self.session.kind, None, self.sent)
         if not wire.send(device.peer, text):

@@ -30,7 +30,7 @@ from engine.seats import SeatMessage, SeatMessageError
 
 __all__ = ["WIRE_VERSION", "WATCH", "NEW_TOKEN", "MAX_PHONE_MESSAGE", "RATE_PER_SECOND", "RATE_BURST",
            "TOKEN_LENGTH", "MAX_TABLE_MESSAGE", "SeatMessage", "SeatMessageError", "is_token", "rate_gate",
-           "read_seat_message", "hello", "act", "welcome", "view", "seat", "refused", "bye", "read_table_message"]
+           "read_seat_message", "hello", "act", "advice", "welcome", "view", "seat", "refused", "bye", "read_table_message"]
 
 #: The version of the messages (both ways): a phone or a tablet of another version is told so.
 WIRE_VERSION = seating.MESSAGE_VERSION
@@ -94,6 +94,14 @@ def act(seat_id: str, token: str, n: int, action: dict) -> str:
     (HR-SEAT-4: a second tap on the same view is refused)."""
     return json.dumps({"v": WIRE_VERSION, "type": "act", "seat": seat_id, "token": token, "n": max(0, n),
                        "action": action})
+
+
+def advice(seat_id: str, token: str, n: int, aim: str) -> str:
+    """The phone asks for its seat's advice with each view from now on (a battle general's
+    staff officer for ``aim``, HR-AI-13: the tablet computes it), or ``aim`` ``""``: no more
+    (hidden on the phone means not sent)."""
+    return json.dumps({"v": WIRE_VERSION, "type": "advice", "seat": seat_id, "token": token, "n": max(0, n),
+                       "aim": aim})
 
 
 # --------------------------------------------------------------------------- the tablet's messages

@@ -48,6 +48,7 @@ def _advice_json(told: Advice) -> dict[str, Any]:
         "value": float(told.value),
         "mix": [float(p) for p in told.mix],
         "recommendation": told.recommendation(),
+        "outlook": told.outlook(),
     }
 
 

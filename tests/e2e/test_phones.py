@@ -731,30 +731,127 @@ def test_a_campaign_battles_spoils_are_taken_on_the_winners_phone(page, base_url
             device.close()
 
 
-# --------------------------------------------------------------------------- player seats (battle)
-def test_each_generals_blind_bid_is_declared_on_its_own_phone(page, base_url, new_device):
-    """AI-7 on phones: each general declares on its own phone; until the tablet reveals, the
-    other army's maneuver is in no message either phone receives; the reveal is the tablet's."""
+def open_own_deck_table(page, base_url, new_device):
+    """The tablet at an own-deck campaign's negotiating table (CMP-7; play_real's seed 1: Anna
+    holds 5 cards, 2 of them seen face up), with Anna's and Ben's phones paired."""
+    from tests.engine.test_campaign_table import play_real
+
+    page.set_default_timeout(PATIENCE)
+    game, real = play_real(1, False, until=lambda state: state.phase == "exhausted")
+    open_app(page, f"{base_url}#/campaign?g={codec.encode_share(game)}", timeout=PATIENCE)
+    page.wait_for_selector("[data-testid=table]")
+    page.get_by_role("button", name="Players' phones…").tap()
+    devices, phones = [], {}
+    for p, name in enumerate(("Anna", "Ben")):
+        device, phones[p] = pair_player(page, new_device, name, f"player-{p}")
+        devices.append(device)
+    return game, real, devices, phones
+
+
+def test_with_our_own_deck_each_player_lays_down_their_hand_on_their_phone(page, base_url, new_device):
+    """CMP-7 with the players' own deck (issue 18) on phones: at the negotiating table Anna's
+    phone offers the 52-card entry with the tablet's own checks (the cards seen in her hand
+    marked, a card seen elsewhere blocked), on a 360×740 screen unscrolled; Ben's phone says
+    Anna lays down first. Anna taps her cards; one tap lays them down through the tablet's
+    session; then it is Ben's turn on his phone."""
     from engine.game import replay
 
-    from .test_battle import full_game, start_example
+    game, real, devices, phones = open_own_deck_table(page, base_url, new_device)
+    try:
+        st = replay(game)
+        anna, ben = phones[0], phones[1]
+        wait_position(anna, game.position)
+        assert "Anna lays the cards down first" in ben.locator("[data-testid=seat-hand]").inner_text()
+        assert ben.locator("[data-testid=seat-lay]").count() == 0
+        known = {str(c) for c in st.known[0]}
+        entry = anna.locator("[data-testid=seat-lay]")
+        def card(token: str):
+            tap_when_settled(anna, entry.locator(f"[data-action='join:lay-suit'][data-arg='{token[-1]}']"))
+            return entry.locator(f"[data-action='join:lay-pick'][data-arg='{token}']")
+
+        for token in known:  # seen in her hand: marked already (CMP-7)
+            assert "selected" in card(token).get_attribute("class")
+        pool = str(st.pool[0])  # in the pool: not in her hand (each card once)
+        assert "blocked" in card(pool).get_attribute("class")
+        lay = anna.get_by_role("button", name="Lay them down")
+        assert lay.is_disabled()
+        on_screen(anna, lay)
+        on_screen(anna, entry)
+        assert_big_enough(anna, "[data-testid=seat-lay] button")
+        rest = [str(c) for c in real.hands[0] if str(c) not in known]
+        for token in rest:  # one suit at a time: its tab, then the card
+            tap_when_settled(anna, entry.locator(f"[data-action='join:lay-suit'][data-arg='{token[-1]}']"))
+            tap_when_settled(anna, entry.locator(f"[data-action='join:lay-pick'][data-arg='{token}']"))
+        slots = anna.locator("[data-testid=seat-lay-slots]").inner_text()
+        assert f"Your cards {len(real.hands[0])} of {len(real.hands[0])}" in slots
+        anna.wait_for_timeout(DOUBLE_TAP_MS + 50)
+        lay.dblclick()  # a double tap lays down once (HR-SEAT-4)
+        for phone in phones.values():
+            wait_position(phone, game.position + 1)
+        after = campaign_game(page)
+        last = dict(after.actions[-1])
+        assert len(after.actions) == game.position + 1
+        assert (last["type"], last["player"], set(last["hand"]), last["drawn"]) == (
+            "lay", 0, {str(c) for c in real.hands[0]}, [])
+        ben.wait_for_selector("[data-testid=seat-lay]")  # his turn now, on his phone
+        assert anna.locator("[data-testid=seat-lay]").count() == 0
+        assert_app_ok(page)
+    finally:
+        for device in devices:
+            device.close()
+
+
+# --------------------------------------------------------------------------- player seats (battle)
+#: The example battle's armies (engine.ascension.example_setup), general 0 of level 2, general 1 of level 1.
+ARMIES = ("Jibril Corps", "Zone Army")
+
+
+def pair_generals(page, base_url, new_device) -> tuple[list, dict]:
+    """The tablet with the example battle and each general's phone paired (360×740)."""
+    from .test_battle import start_example
 
     page.set_default_timeout(PATIENCE)
     start_example(page, base_url)
     page.get_by_role("button", name="Players' phones…").tap()
     devices, phones = [], {}
+    for s, army in enumerate(ARMIES):
+        device, phones[s] = pair_player(page, new_device, f"General of {army}", f"general-{s}")
+        devices.append(device)
+    return devices, phones
+
+
+def tap_when_settled(phone, locator) -> None:
+    """A tap a player makes after looking (past the double-tap guard's moment)."""
+    phone.wait_for_timeout(DOUBLE_TAP_MS + 50)
+    locator.tap()
+
+
+def on_screen(phone, locator) -> None:
+    """``locator`` wholly inside the phone's screen, unscrolled (what the player needs now)."""
+    box = locator.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+
+
+def seat_messages(phone) -> list[dict]:
+    return [m for m in received(phone) if m.get("type") == "seat"]
+
+
+def test_each_generals_blind_bid_is_declared_on_its_own_phone(page, base_url, new_device):
+    """AI-7 on phones: each general declares on its own phone; until the tablet reveals, the
+    other army's maneuver is in no message either phone receives; the reveal is the tablet's."""
+    from engine.game import replay
+
+    from .test_battle import full_game
+
     bids = {0: "defend", 1: "shock"}  # words no other part of the example's view carries
+    devices, phones = pair_generals(page, base_url, new_device)
     try:
-        for s, army in enumerate(("Jibril Corps", "Zone Army")):
-            device, phones[s] = pair_player(page, new_device, f"General of {army}", f"general-{s}")
-            devices.append(device)
         for s, phone in phones.items():
             assert_big_enough(phone, "[data-testid=seat-hand] button")
-            phone.wait_for_timeout(DOUBLE_TAP_MS + 50)
-            phone.locator(f"[data-action='join:maneuver'][data-arg={bids[s]}]").tap()
+            tap_when_settled(phone, phone.locator(f"[data-action='join:maneuver'][data-arg={bids[s]}]"))
             declare = phone.get_by_role("button", name=re.compile("^Declare"))
-            box = declare.bounding_box()
-            assert box["y"] + box["height"] <= PHONE["height"]
+            on_screen(phone, declare)
             phone.wait_for_timeout(DOUBLE_TAP_MS + 50)
             declare.dblclick()  # a double tap declares once (HR-SEAT-4)
             phone.wait_for_selector("[data-testid=seat-bid]")
@@ -773,6 +870,189 @@ def test_each_generals_blind_bid_is_declared_on_its_own_phone(page, base_url, ne
     finally:
         for device in devices:
             device.close()
+
+
+def test_a_bid_with_a_stratagem_and_each_generals_own_advice_on_its_phone(page, base_url, new_device):
+    """AI-16 and HR-AI-13 on phones: general 0 asks its staff officer (the tablet computes it)
+    and declares Block with Ambush — a stratagem the advice never names (AI-17: no effect
+    given), so the word is a distinctive token; general 1 asks too and declares Withdraw
+    naming its rearguard (AI-2). Every seat message each phone receives carries its own
+    side's advice exactly and no other; before the reveal neither phone is sent the other's
+    bid; the controls are 44 px and the bid's controls on a 360×740 screen unscrolled."""
+    from dataclasses import replace
+
+    from engine import seats as seating
+    from engine.game import replay
+
+    from .test_battle import full_game
+
+    devices, phones = pair_generals(page, base_url, new_device)
+    try:
+        for s, phone in phones.items():
+            tap_when_settled(phone, phone.get_by_role("button", name="Show advice"))
+            phone.wait_for_selector("[data-testid=seat-advice]:not([aria-busy])")
+            assert phone.locator("[data-testid=seat-grid] tbody tr").count() == 6
+        zero = phones[0]
+        tap_when_settled(zero, zero.locator("[data-action='join:maneuver'][data-arg=block]"))
+        strats = zero.locator("[data-action='join:strat'] strong").all_inner_texts()
+        assert "Ambush" in strats and "Delay" in strats  # general level 2 (AI-16), as the tablet offers
+        tap_when_settled(zero, zero.locator("[data-action='join:strat'][data-arg=ambush]"))
+        assert zero.locator("[data-action='join:strat'][data-arg=ambush]").get_attribute("aria-pressed") == "true"
+        assert_big_enough(zero, "[data-testid=seat-hand] button")
+        declare = zero.get_by_role("button", name="Declare Block with Ambush")
+        for part in ("[data-testid=seat-maneuvers]", "[data-testid=seat-strats]", "[data-testid=seat-pool]"):
+            on_screen(zero, zero.locator(part))
+        on_screen(zero, declare)
+        on_screen(zero, zero.locator("[data-testid=seat-reco]"))
+        tap_when_settled(zero, declare)
+        zero.wait_for_selector("[data-testid=seat-bid]")
+        assert zero.locator("[data-testid=seat-bid]").inner_text() == "Your sealed bid: Block with Ambush"
+        one = phones[1]
+        wait_position(one, 1)
+        # Hide: the tablet is told, and its next views carry no advice (hidden means not sent)
+        count = len(seat_messages(one))
+        tap_when_settled(one, one.get_by_role("button", name="Hide advice"))
+        one.wait_for_function(f"(window.__wire || []).filter(t => JSON.parse(t).type === 'seat').length > {count}")
+        assert "advice" not in seat_messages(one)[-1]["view"]["private"]
+        assert one.locator("[data-testid=seat-advice]").count() == 0
+        tap_when_settled(one, one.get_by_role("button", name="Show advice"))
+        one.wait_for_selector("[data-testid=seat-advice]:not([aria-busy])")
+        tap_when_settled(one, one.locator("[data-action='join:maneuver'][data-arg=withdraw]"))
+        rear = one.locator("[data-testid=seat-rearguard]")
+        options = rear.locator("option").evaluate_all("els => els.map(e => e.value)")
+        rear.select_option(options[-1])  # AI-2: any unit still in the field
+        declare = one.get_by_role("button", name="Declare Withdraw")
+        on_screen(one, declare)
+        tap_when_settled(one, declare)
+        for phone in phones.values():
+            wait_position(phone, 2)
+        game = full_game(page)
+        assert dict(game.actions[0]) == {"type": "bid", "side": 0, "maneuver": "block", "stratagems": ["ambush"]}
+        assert game.actions[1]["maneuver"] == "withdraw" and game.actions[1]["rearguard"] == int(options[-1])
+        assert replay(game).phase == "bid"
+        # Hidden means absent, over every message each phone received: its own advice
+        # exactly, as the tablet's engine makes it at that position, and nothing of the other's.
+        for s, phone in phones.items():
+            texts = {t.lower() for m in received(phone) for t in strings_of(m)}
+            if s == 1:
+                assert not any("ambush" in t for t in texts), "general 1's phone was sent Ambush before the reveal"
+            advised = [m for m in seat_messages(phone) if "advice" in m["view"]["private"]]
+            assert advised, f"general {s}'s phone was never sent its advice"
+            for message in seat_messages(phone):
+                private = message["view"]["private"]
+                assert private["side"] == s
+                if private["bid"] is not None:
+                    assert private["bid"]["maneuver"] == ("block", "withdraw")[s]
+                if "advice" in private:
+                    at = replace(game, position=message["view"]["position"])  # the table then
+                    expected = seating.seat_view(at, f"general-{s}", advice="net")["private"]["advice"]
+                    assert private["advice"] == expected
+        def told(phone) -> str:
+            return [m for m in seat_messages(phone) if "advice" in m["view"]["private"]][-1][
+                "view"]["private"]["advice"]["recommendation"]
+
+        others = [told(phones[1 - s]) for s in (0, 1)]
+        for s, phone in phones.items():  # the other general's recommendation, where it differs, never came here
+            own = told(phone)
+            if others[s] != own:
+                assert others[s] not in {t for m in received(phone) for t in strings_of(m)}
+        for phone in phones.values():  # sealed: its advice is asked no more
+            assert "advice" not in seat_messages(phone)[-1]["view"]["private"]
+        assert_app_ok(page)
+    finally:
+        for device in devices:
+            device.close()
+
+
+def test_a_counter_attack_from_the_generals_phone(page, base_url, new_device):
+    """AI-16 on a phone: general 0 declares Defend with Counter Attack, general 1 Attack, both
+    from their phones; the tablet reveals; only general 0's phone offers the switch, on screen,
+    and one tap (a double tap) switches once through the tablet's session."""
+    from engine.game import replay
+
+    from .test_battle import full_game
+
+    devices, phones = pair_generals(page, base_url, new_device)
+    try:
+        zero, one = phones[0], phones[1]
+        # A hostile advice message (an aim the table has not) is refused and said; nothing changes.
+        token = zero.evaluate("Object.entries(localStorage).find(([k]) => k.startsWith('ct:v1:seat-token:'))[1]")
+        wrong = json.dumps({"v": 1, "type": "advice", "seat": "general-0", "token": token, "n": 0, "aim": "win"})
+        assert zero.evaluate("t => window.ctWire.send(1, t)", wrong)
+        page.wait_for_function("() => (document.querySelector('[data-testid=phones-problem]')?.textContent || '')"
+                               ".includes('no aim')")
+        wait_position(zero, 0)
+        assert "advice" not in seat_messages(zero)[-1]["view"]["private"]
+        tap_when_settled(zero, zero.locator("[data-action='join:maneuver'][data-arg=defend]"))
+        tap_when_settled(zero, zero.locator("[data-action='join:strat'][data-arg=counter_attack]"))
+        tap_when_settled(zero, zero.get_by_role("button", name="Declare Defend with Counter Attack"))
+        wait_position(one, 1)
+        tap_when_settled(one, one.locator("[data-action='join:maneuver'][data-arg=attack]"))
+        tap_when_settled(one, one.get_by_role("button", name="Declare Attack"))
+        wait_position(zero, 2)
+        page.keyboard.press("Escape")
+        page.get_by_role("button", name="Reveal both bids").tap()
+        wait_position(zero, 3)
+        wait_position(one, 3)
+        assert one.locator("[data-action='join:counter']").count() == 0  # its own army's move only
+        switch = zero.get_by_role("button", name="Counter Attack: switch to Attack (AI-16)")
+        on_screen(zero, switch)
+        assert_big_enough(zero, "[data-testid=seat-moves] button")
+        zero.wait_for_timeout(DOUBLE_TAP_MS + 50)
+        switch.dblclick()  # a double tap switches once (HR-SEAT-4)
+        wait_position(zero, 4)
+        wait_position(one, 4)
+        game = full_game(page)
+        assert [dict(a) for a in game.actions[3:]] == [{"type": "counter_attack", "side": 0}]
+        assert replay(game).switched[0] is True
+        assert zero.locator("[data-action='join:counter']").count() == 0
+        assert_app_ok(page)
+    finally:
+        for device in devices:
+            device.close()
+
+
+def test_leaving_the_battle_from_the_generals_phone(page, base_url, new_device):
+    """AI-15 on a phone: the week after South skirmished, North's phone offers to leave (on
+    screen, 44 px, with the reason) beside its bid; a double tap leaves once, through the
+    tablet's session."""
+    from engine.game import replay
+
+    from .test_battle_board import TABLE_DICE, battle, open_game, unit, week
+
+    page.set_default_timeout(PATIENCE)
+    game = week(battle([unit("N", size=9)], [unit("S", size=9)], rules=TABLE_DICE), "attack", "skirmish",
+                dice=[[1, 1], [1, 1]])
+    assert replay(game).phase == "bid"
+    open_game(page, base_url, game)
+    page.get_by_role("button", name="Players' phones…").tap()
+    device, phone = pair_player(page, new_device, "General of North", "general-0")
+    try:
+        wait_position(phone, game.position)
+        moves = phone.locator("[data-testid=seat-moves]")
+        assert "South skirmished last week: you may leave the battle before either side declares (AI-15)." in \
+            moves.inner_text()
+        leave = phone.get_by_role("button", name="Take North out of the battle")
+        on_screen(phone, leave)
+        assert_big_enough(phone, "[data-testid=seat-hand] button")
+        phone.wait_for_timeout(DOUBLE_TAP_MS + 50)
+        leave.dblclick()  # a double tap leaves once (HR-SEAT-4)
+        wait_position(phone, game.position + 1)
+        after = full_game_of(page)
+        assert [dict(a) for a in after.actions[game.position:]] == [{"type": "leave", "side": 0}]
+        assert replay(after).phase == "over"
+        assert phone.locator("[data-action='join:leave']").count() == 0
+        assert_app_ok(page)
+    finally:
+        device.close()
+
+
+def full_game_of(page):
+    """The battle the tablet holds (its full share link; the phones drawer closed first)."""
+    from .test_battle import full_game
+
+    page.keyboard.press("Escape")
+    return full_game(page)
 
 
 # --------------------------------------------------------------------------- a tablet reload (issue 32)

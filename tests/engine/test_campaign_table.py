@@ -80,15 +80,16 @@ class Table:
         return str(card)
 
 
-def play_real(seed: int, dummy: bool, typed_dice: float = 0.5, limit: int = 80):
-    """A whole campaign with real cards; returns (game, table) and checks every count."""
+def play_real(seed: int, dummy: bool, typed_dice: float = 0.5, limit: int = 80, until=None):
+    """A whole campaign with real cards; returns (game, table) and checks every count
+    (stopping early when ``until(state)``: the e2e phones' negotiating table)."""
     rnd = random.Random(seed)
     real = Table(rnd)
     game = new(dummy, seed)
     game = apply(game, {"type": "deal", "pool": [str(c) for c in real.pool]})
     for _ in range(limit):
         state = replay(game)
-        if state.phase == "over":
+        if state.phase == "over" or (until is not None and until(state)):
             break
         if state.phase == "stakes":
             game = apply(game, {"type": "stakes", "stakes": real.turn_up_stakes()})

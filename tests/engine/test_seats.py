@@ -181,6 +181,7 @@ def test_a_general_sees_its_sealed_bid_until_the_reveal_and_advice_when_it_asks(
     told = seat_view(game, "general-1", advice=True)["private"]["advice"]
     expected = ai.advice(replay(game), 1)
     assert told["mix"] == [float(p) for p in expected.mix] and told["recommendation"] == expected.recommendation()
+    assert told["outlook"] == expected.outlook()  # the staff officer's words, for the phone to show (HR-AI-13)
     assert [o["name"] for o in told["own"]] == [ai.bid_name(b) for b in expected.own]
     assert len(told["grid"]) == 6 and all(len(row) == 6 for row in told["grid"])
     assert seat_view(game, "general-1", advice="hold")["private"]["advice"]["aim"] == "hold"
@@ -327,6 +328,14 @@ def test_a_phones_message_is_read():
     assert seating.read_seat_message(message(type="ping", action=...)).type == "ping"
 
 
+def test_a_phone_asks_for_its_seats_advice_and_stops_asking():
+    """HR-AI-13 on a phone: an ``advice`` message names the aim (or ``""``: stop) and no move."""
+    asked = seating.read_seat_message(message(type="advice", action=..., aim="away"))
+    assert asked == seating.SeatMessage("advice", "side-0/player-1", "abc_DEF-123", 4, None, "away")
+    assert seating.read_seat_message(message(type="advice", action=..., aim="")).aim == ""
+    assert seating.read_seat_message(message()).aim is None
+
+
 @pytest.mark.parametrize("text,words", [
     ("x" * (seating.MAX_MESSAGE_CHARS + 1), "too long"),
     ('{"v":1,"type":"act","seat":"watch","token":"t","n":0,"action":' + "[" * 50 + "]" * 50 + "}", "nested"),
@@ -357,6 +366,14 @@ def test_a_phones_message_is_read():
     (message(action=[]), "a move"),
     (message(action={"cards": []}), "a move"),
     (message(type="ping"), "carries no move"),
+    (message(type="advice"), "carries no move"),
+    (message(type="advice", action=...), "names an aim"),
+    (message(type="advice", action=..., aim="NET"), "names an aim"),
+    (message(type="advice", action=..., aim="a" * 17), "names an aim"),
+    (message(type="advice", action=..., aim=["net"]), "names an aim"),
+    (message(type="advice", action=..., aim=None), "names an aim"),
+    (message(aim="net"), "carries no aim"),
+    (message(type="hello", action=..., aim=""), "carries no aim"),
     (message().replace('"n": 4', '"n": NaN'), "NaN"),
     (message().replace('"n": 4', '"n": Infinity'), "Infinity"),
     (message().replace('"n": 4', '"n": -Infinity'), "Infinity"),

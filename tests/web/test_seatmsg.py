@@ -26,6 +26,9 @@ def test_a_hello_with_or_without_the_seat_key_is_read():
     assert (kept.seat, kept.token, kept.n) == ("side-0/player-1", TOKEN, 7)
     move = seatmsg.read_seat_message(seatmsg.act("side-1/player-0", TOKEN, 3, {"type": "play", "card": "9H"}))
     assert move.type == "act" and dict(move.action) == {"type": "play", "card": "9H"} and move.n == 3
+    asked = seatmsg.read_seat_message(seatmsg.advice("general-0", TOKEN, 2, "net"))
+    assert (asked.type, asked.aim, asked.action) == ("advice", "net", None)  # HR-AI-13, asked by the phone
+    assert seatmsg.read_seat_message(seatmsg.advice("general-0", TOKEN, 2, "")).aim == ""
 
 
 HELLO = {"v": 1, "type": "hello", "seat": "watch", "token": TOKEN, "n": 0}
@@ -70,7 +73,7 @@ def test_any_text_is_read_or_refused_never_anything_else(text):
     except seatmsg.SeatMessageError as err:
         assert str(err) and "Traceback" not in str(err)
     else:
-        assert message.type in ("hello", "act", "ping")
+        assert message.type in ("hello", "act", "ping", "advice")
 
 
 def test_the_rate_gate_reads_a_burst_then_the_average():

@@ -22,16 +22,17 @@ from __future__ import annotations
 import importlib
 import json
 
+from engine import ascension as ai
+from engine import campaign as cmp
 from engine import codec
 from engine import game as games
 from engine import seats as seating
-from engine.ascension.tables import MANEUVER_NAMES, MANEUVERS
-from engine.cards import Card, CardError
+from engine.cards import Card, CardError, Suit
 from engine.registry import BY_KIND
 from web import platform, qr, seatmsg, wire
 from web.dom import button, h
-from web.parts.cards import card_button, card_view
-from web.parts.chances import percent
+from web.parts.cards import card_button, card_picker, card_view, suit_mark
+from web.parts.chances import percent, shares, whole_percent
 from web.session import Session
 
 #: sessionStorage: the seat this tab joined and the last view it had.
@@ -123,6 +124,14 @@ class JoinView:
         self.selected: list[str] = []  # the cards chosen to discard (OIC-8), on this phone only
         self.refusal: tuple[str, str] | None = None  # the tablet's last refusal: clause, words
         self.maneuver: str | None = None  # the general's maneuver chosen, not yet declared (AI-7)
+        self.stratagems: list[str] = []  # its stratagems chosen (AI-16), on this phone only
+        self.rearguard: int | None = None  # a Withdraw's rearguard chosen (AI-2); None: the army's own
+        self.advise = False  # "Show advice": this general's staff officer asked of the tablet (HR-AI-13)
+        self.aim = "net"  # the staff officer's aim (engine.ascension.AIMS)
+        self.advice_asked = ""  # the aim the tablet was last asked to send advice for ("": none)
+        self.lay_hand: list[str] = []  # own deck, at the negotiating table: the cards laid down (CMP-7)
+        self.lay_drawn: list[str] = []  # … and the cards drawn there
+        self.lay_suit = "S"  # the suit the phone's card entry shows (one at a time: a phone's width)
         self.both = False  # the spoils drawn were of a decisive victory (the stake and a pool card, CMP-4)
 
     # ------------------------------------------------------------ the link
@@ -205,6 +214,8 @@ class JoinView:
             self.label, self.status, self.problem = message["label"], "connected", None
             _set_token(self.table, self.seat, message["token"])
             self._keep()
+            if self.advice_asked:  # a tablet that reloaded forgot this phone asked (HR-AI-13)
+                self._ask_advice(again=True)
         elif kind == "view":
             if message["kind"] != self.kind or message["n"] <= self.shown:
                 return
@@ -312,14 +323,17 @@ class JoinView:
         self.shown, self.status = message["n"], "connected"
         if view["position"] != self.position:
             self.refusal, self.selected = None, []  # the table moved on: a new choice (a maneuver chosen stays)
+            self.lay_hand, self.lay_drawn = [], []
         self.position, self.asked = max(0, view["position"]), None
         self.private = view["private"]
-        if isinstance(self.private.get("bid"), dict):
-            self.maneuver = None  # declared and sealed (AI-7): next week's choice starts afresh
+        if isinstance(self.private.get("bid"), dict) or "bid" not in (self.private.get("may") or ()):
+            self.maneuver, self.stratagems, self.rearguard = None, [], None  # sealed (AI-7): next week afresh
         if view["label"]:
             self.label = view["label"][:80]
         self._table().session.show(game)
         self._keep(codec.encode_share(game))  # a reload shows the public table, never the hand
+        if self.kind == "battle":
+            self._ask_advice()  # a bid to make again (next week), or sealed: advice asked, or no more
 
     def _ask(self, action: dict) -> None:
         """Ask the tablet for ``action`` on the view drawn now; nothing more until it answers
@@ -353,27 +367,123 @@ class JoinView:
         return None
 
     def _general_bid(self, p: dict, live: bool, refused):
-        """A battle general's blind bid on its own phone (AI-7): a maneuver chosen, then
-        declared; sealed until the tablet reveals both bids together. The other army's bid
-        is never sent here (hidden means absent)."""
+        """A battle general's own part on its phone: the blind bid as the tablet's bid form
+        takes it (AI-7) — a maneuver with its dice, the stratagems the army qualifies for with
+        what each does (AI-16, AI-17), the rearguard of a Withdraw (AI-2) and the pool they
+        make (AI-3) — then declared, sealed until the tablet reveals both; the Counter Attack
+        switch (AI-16) and leaving the battle (AI-15) when the tablet's referee allows them;
+        and, when asked, this general's own staff officer (HR-AI-13, computed on the tablet).
+        The other army's bid and advice are never sent here (hidden means absent)."""
+        st = self._table().session.state
+        s = p.get("side")
+        if st is None or s not in (0, 1) or isinstance(s, bool):
+            return self._seat_panel("Waiting for the tablet.", refused)
         sealed = p.get("bid") if isinstance(p.get("bid"), dict) else None
         may = p.get("may") if isinstance(p.get("may"), list) else []
+        moves = self._general_moves(st, s, may, live)
         if sealed is not None:
             name = sealed.get("name") if isinstance(sealed.get("name"), str) else ""
             return self._seat_panel("Your bid is sealed: the tablet reveals both bids together (AI-7).", refused,
-                                    h("p", {"data-testid": "seat-bid"}, "Your sealed bid: ", h("strong", {}, name[:60])))
+                                    h("p", {"data-testid": "seat-bid", "tabindex": "-1", "data-focus": "seat-bid"},
+                                      "Your sealed bid: ", h("strong", {}, name[:60])), moves)
         if "bid" not in may:
-            return self._seat_panel("Your general waits: the tablet plays the week's steps." if p.get("phase") != "bid"
-                                    else "Waiting for the tablet.", refused)
-        chosen = self.maneuver if self.maneuver in MANEUVERS else None
-        picks = [button(MANEUVER_NAMES[m], "join:maneuver", m, cls=["btn", "maneuver", m == chosen and "primary"],
-                        aria_pressed="true" if m == chosen else "false", disabled=not live) for m in MANEUVERS]
-        declare = button(f"Declare {MANEUVER_NAMES[chosen]}" if chosen else "Choose a maneuver", "join:declare",
-                         cls="btn primary", disabled=not live or chosen is None)
-        return self._seat_panel("Choose your maneuver in secret, then declare it (AI-7).", refused,
-                                h("div", {"class": "seat-maneuvers", "role": "group", "aria-label": "Maneuvers",
-                                          "data-testid": "seat-maneuvers"}, picks),
-                                h("div", {"class": "row"}, declare))
+            say = ("Switch to Attack now, or let the tablet roll (AI-16)." if "counter_attack" in may else
+                   "Your general waits: the tablet plays the week's steps." if p.get("phase") != "bid"
+                   else "Waiting for the tablet.")
+            return self._seat_panel(say, refused, moves)
+        head, grid = self._advice_view(p)
+        return self._seat_panel(f"Week {st.week}: your secret maneuver (AI-7)", refused, head,
+                                *self._bid_form(st, s, live), moves, grid)
+
+    def _bid_form(self, st, s: int, live: bool):
+        """AI-7 on a phone: the six maneuvers (their dice, AI-2/AI-3), then for the one chosen
+        the stratagems offered (AI-16: only those the army qualifies for, from the public
+        battle exactly as the tablet's form offers them), a Withdraw's rearguard (AI-2), the
+        pool and Declare. The choice stays on this phone until it is declared."""
+        chosen = self.maneuver if self.maneuver in ai.MANEUVERS else None
+        picks = []
+        for m in ai.MANEUVERS:
+            dice = ai.dice_pool(st, s, m).dice
+            picks.append(button([h("span", {"class": "m-name"}, ai.MANEUVER_NAMES[m]),
+                                 h("span", {"class": "m-dice"}, f"{dice} dice")], "join:maneuver", m,
+                                cls=["btn", "maneuver", m == chosen and "primary"], role="radio",
+                                aria_checked="true" if m == chosen else "false",
+                                aria_label=f"{ai.MANEUVER_NAMES[m]}, {dice} dice", disabled=not live))
+        out = [h("div", {"class": "seat-maneuvers", "role": "radiogroup", "aria-label": "Maneuver",
+                         "data-testid": "seat-maneuvers"}, picks)]
+        if chosen is not None:
+            offered = {x.key: x for x in ai.offered_stratagems(st, s, chosen)}
+            self.stratagems = [k for k in self.stratagems if k in offered]
+            rear = self.rearguard if self.rearguard in st.alive(s) else st.rearguards[s]
+            if chosen == "withdraw":
+                out.append(h("label", {"class": "field seat-rear"}, "Rearguard (AI-2)",
+                             h("select", {"data-field": "join:rearguard", "value": str(rear), "disabled": not live,
+                                          "data-testid": "seat-rearguard"},
+                               [h("option", {"value": str(i), "selected": i == rear}, st.armies[s].units[i].name)
+                                for i in st.alive(s)])))
+            if offered:
+                out.append(h("div", {"class": "seat-strats", "role": "group", "aria-label": "Stratagems",
+                                     "data-testid": "seat-strats"},
+                             [button([h("strong", {}, x.name), h("span", {"class": "small"}, x.says)],
+                                     "join:strat", x.key, cls=["btn", "strat", x.key in self.stratagems and "on"],
+                                     aria_pressed="true" if x.key in self.stratagems else "false",
+                                     disabled=not live) for x in offered.values()]))
+            pool = ai.dice_pool(st, s, chosen, self.stratagems, rearguard=rear if chosen == "withdraw" else None)
+            out.append(h("p", {"class": "small seat-pool", "data-testid": "seat-pool"},
+                         f"{ai.MANEUVER_NAMES[chosen]}: {pool.explain()}" + ("" if offered else
+                                                                             " · no stratagem offered (AI-16)")))
+        name = ai.bid_name({"maneuver": chosen, "stratagems": self.stratagems}) if chosen else None
+        out.append(h("div", {"class": "row seat-declare"},
+                     button(f"Declare {name}" if name else "Choose a maneuver", "join:declare",
+                            cls="btn primary", disabled=not live or chosen is None)))
+        return out
+
+    def _general_moves(self, st, s: int, may: list, live: bool):
+        """AI-16 / AI-15: the Counter Attack switch and leaving the battle, each only while the
+        tablet's referee offers it (``may``), one tap each."""
+        enemy = st.armies[1 - s].name
+        rows = []
+        if "counter_attack" in may:
+            rows.append(button("Counter Attack: switch to Attack (AI-16)", "join:counter", cls="btn primary",
+                               disabled=not live))
+        if "leave" in may:
+            rows.append(h("p", {"class": "small"}, f"{enemy} skirmished last week: you may leave the battle "
+                                                   "before either side declares (AI-15)."))
+            rows.append(button(f"Take {st.armies[s].name} out of the battle", "join:leave", cls="btn",
+                               disabled=not live))
+        return h("div", {"class": "seat-moves", "data-testid": "seat-moves"}, rows) if rows else None
+
+    def _advice_view(self, p: dict):
+        """HR-AI-13 on a phone: "Show advice" asks the tablet for this general's staff officer
+        (the tablet computes it, for this seat alone). Two parts: above the bid, where the
+        toggle was, the recommended mix (text only: a second tap of a double tap lands on
+        nothing); below it, the staff officer's outlook, the grid's key figure (the aim's
+        figure of each of your maneuvers against each of theirs, your mix beside each
+        name), the aims and Hide. Hidden: not asked, so not sent."""
+        told = p.get("advice") if isinstance(p.get("advice"), dict) else None
+        if not self.advise:
+            return (h("div", {"class": "row seat-advice-toggle"},
+                      button("Show advice", "join:advise", "on", cls="btn ghost small", aria_pressed="false",
+                             data_focus="seat-advise")),
+                    None)
+        aims = h("div", {"class": "seat-aims", "role": "radiogroup", "aria-label": "Aim"},
+                 [button(ai.AIM_NAMES[a].capitalize(), "join:aim", a, cls=["btn small", self.aim == a and "on"],
+                         role="radio", aria_checked="true" if self.aim == a else "false") for a in ai.AIMS])
+        hide = h("div", {"class": "row"}, button("Hide advice", "join:advise", "off", cls="btn ghost small",
+                                                 aria_pressed="true"))
+        if told is None or told.get("aim") != self.aim:
+            return (h("p", {"class": "muted seat-reco", "role": "status", "data-testid": "seat-reco",
+                            "aria-busy": "true", "tabindex": "-1", "data-focus": "seat-reco"},
+                      "The staff officer is working out the odds…"),
+                    h("section", {"class": "seat-advice", "data-testid": "seat-advice", "aria-busy": "true"},
+                      aims, hide))
+        return (h("p", {"class": "seat-reco", "data-testid": "seat-reco", "role": "status", "tabindex": "-1",
+                        "data-focus": "seat-reco"},
+                  h("strong", {}, _text(told.get("recommendation"), 200)), " (HR-AI-13)"),
+                h("section", {"class": "seat-advice", "data-testid": "seat-advice",
+                              "aria-label": "Your staff officer's advice"},
+                  h("p", {"class": "small seat-outlook"}, _text(told.get("outlook"), 240)),
+                  _advice_grid(told, self.aim), aims, hide))
 
     def _seat_panel(self, say: str, refused, *body):
         return h("section", {"class": "panel seat-hand", "data-testid": "seat-hand", "data-position": str(self.position),
@@ -388,7 +498,7 @@ class JoinView:
         a decisive victory), each one tap."""
         cards = _cards(p.get("cards"))
         if p.get("cards") is None:
-            return self._seat_panel("The players' own deck: your cards are in your hand, not in the app.", refused)
+            return self._own_deck(p, live, refused)
         spoils = p.get("spoils") if isinstance(p.get("spoils"), dict) else None
         best = p.get("best") if isinstance(p.get("best"), dict) else None
         lines = []
@@ -420,6 +530,105 @@ class JoinView:
                                 h("div", {"class": "hand seat-cards", "role": "group", "aria-label": "Your cards",
                                           "data-testid": "seat-cards"}, [card_view(c, "pick") for c in cards]),
                                 lines)
+
+    def _own_deck(self, p: dict, live: bool, refused):
+        """The players' own deck (issue 18): the hand is in the player's fingers and the app
+        never knows it, so the phone shows what the table needs of this player now — at the
+        negotiating table, its own cards laid down and the cards drawn there (CMP-7, CMP-9),
+        entered on the phone with the tablet's 52-card picker and its checks (each card
+        once, the cards seen in this hand marked); else what to do at the table."""
+        st = self._table().session.state
+        me = p.get("player")
+        if st is None or me not in (0, 1) or isinstance(me, bool):
+            return self._seat_panel("Waiting for the tablet.", refused)
+        if "lay" not in (p.get("may") or ()):
+            if st.phase == "exhausted":
+                say = (f"At the negotiating table {st.name(len(st.laid))} lays the cards down first, on the "
+                       "tablet or their phone (CMP-7); then it is your turn here.")
+            elif st.phase == "spoils" and st.pending is not None and st.pending[0] == me:
+                say = "You won: take your spoils on the tablet (CMP-4)."
+            else:
+                say = ("The players' own deck: your cards are in your hand, not in the app. Play them at the "
+                       "table; the tablet records what is turned up.")
+            return self._seat_panel(say, refused)
+        return self._seat_panel(*self._lay_form(st, me, live, refused))
+
+    def _lay_target(self, st, me: int):
+        """What the next card tapped is: ("hand" | "drawn", the cards chosen so far), or None
+        when the entry is whole (CMP-7: all the cards held, then the cards drawn)."""
+        known = [str(c) for c in st.known[me]]
+        chosen = self.lay_hand + known + self.lay_drawn
+        if len(self.lay_hand) < st.counts[me] - len(known):
+            return "hand", chosen
+        if len(self.lay_drawn) < cmp.table_draws(st, me):
+            return "drawn", chosen
+        return None
+
+    def _lay_form(self, st, me: int, live: bool, refused):
+        known = {str(c) for c in st.known[me]}
+        draws = cmp.table_draws(st, me)
+        count = st.counts[me]
+        target = self._lay_target(st, me)
+        chosen = set(self.lay_hand) | set(self.lay_drawn)
+        laid = [*sorted(known), *self.lay_hand]
+        say = (f"Lay down your {count} cards" + (f" and draw {draws} from the deck" if draws else "")
+               + (" (CMP-7, CMP-9)" if st.dummy and me == 1 else " (CMP-7)")
+               + (": tap each one, then each card drawn." if draws else ": tap each one."))
+
+        def states(card):
+            token = str(card)
+            if token in chosen or token in known:
+                return ("selected", "drawn" if token in self.lay_drawn else "")
+            if target is None:
+                return ()
+            return () if cmp.can_enter(st, target[0], card, me, target[1]) else ("blocked",)
+
+        def label(card):
+            token = str(card)
+            if token in known:
+                return f"{card.name}: seen in your hand"
+            return f"{card.name}: entered, tap to take it back" if token in chosen else card.name
+
+        slots = h("p", {"class": "small seat-lay-slots", "data-testid": "seat-lay-slots"},
+                  h("strong", {}, f"Your cards {len(laid)} of {count}: "), " ".join(laid) or "—",
+                  [h("br", {}), h("strong", {}, f"Drawn {len(self.lay_drawn)} of {draws}: "),
+                   " ".join(self.lay_drawn) or "—"] if draws else None)
+        controls = h("div", {"class": "row seat-lay-controls"},
+                     button("Lay them down", "join:lay", cls="btn primary", disabled=not live or target is not None),
+                     button("Clear", "join:lay-clear", cls="btn", disabled=not live or not chosen))
+        # One suit at a time (the tablet's picker, web/parts/cards.py, for that suit): 13
+        # cards of 44 px and more fit a phone's width in three rows, the four suits above.
+        suit = next((x for x in Suit if x.letter == self.lay_suit), Suit.SPADES)
+        tabs = []
+        for x in Suit:
+            mine = sum(1 for t in chosen | known if t.endswith(x.letter))
+            tabs.append(button([suit_mark(x), h("span", {"class": "small"}, f" {mine}" if mine else "")],
+                               "join:lay-suit", x.letter, cls=["btn", "seat-suit", x == suit and "on"],
+                               aria_pressed="true" if x == suit else "false",
+                               aria_label=f"{x.name.capitalize()}" + (f", {mine} chosen" if mine else "")))
+        picker = h("div", {"class": "seat-lay", "data-testid": "seat-lay"},
+                   h("div", {"class": "seat-suits", "role": "group", "aria-label": "Suit"}, tabs),
+                   card_picker("join:lay-pick", states, labels=label, size="mini", grid="seat-lay", suits=(suit,)))
+        return say, refused, slots, picker, controls
+
+    def _lay_tap(self, arg) -> None:
+        """A card tapped in the lay entry: taken back when chosen, else entered where it goes
+        next (the hand, then the cards drawn) when the tablet's own check allows it (CMP-7)."""
+        st = self._table().session.state
+        me = (self.private or {}).get("player")
+        if st is None or me not in (0, 1) or not isinstance(arg, str) or len(arg) > 3:
+            return
+        if arg in self.lay_hand or arg in self.lay_drawn:
+            self.lay_hand = [c for c in self.lay_hand if c != arg]
+            self.lay_drawn = [c for c in self.lay_drawn if c != arg]
+            return
+        target = self._lay_target(st, me)
+        try:
+            allowed = target is not None and cmp.can_enter(st, target[0], arg, me, target[1])
+        except ValueError:
+            return
+        if allowed:
+            (self.lay_hand if target[0] == "hand" else self.lay_drawn).append(arg)
 
     def _conflict_hand(self, p: dict, live: bool, refused):
         """The seat's own hand (Organizations In Conflict, OIC-8, OIC-11, OIC-14): the cards it
@@ -501,11 +710,21 @@ class JoinView:
             self._ask({"type": "take", "stake": True, "pool": None} if arg == "stake" else
                       {"type": "take", "stake": self.both, "pool": arg})
             return
-        if action == "join:maneuver" and arg in MANEUVERS:
-            self.maneuver = arg
+        if self.kind == "battle" and self._general_tap(action, arg):
             return
-        if action == "join:declare" and self.maneuver in MANEUVERS:
-            self._ask({"type": "bid", "maneuver": self.maneuver})
+        if self.kind == "campaign" and action.startswith("join:lay"):  # CMP-7, the players' own deck
+            if action == "join:lay-suit" and arg in ("S", "H", "D", "C"):
+                self.lay_suit = arg
+            elif action == "join:lay-pick" and getattr(event, "detail", 1) != 2:  # a double tap picks once
+                self._lay_tap(arg)
+            elif action == "join:lay-clear":
+                self.lay_hand, self.lay_drawn = [], []
+            elif action == "join:lay":
+                st, me = self._table().session.state, (self.private or {}).get("player")
+                if st is None or me not in (0, 1):
+                    return
+                known = [str(c) for c in st.known[me]]
+                self._ask({"type": "lay", "hand": known + self.lay_hand, "drawn": list(self.lay_drawn)})
             return
         if action == "join:discard":
             self._ask({"type": "discard", "cards": list(self.selected)})
@@ -514,8 +733,110 @@ class JoinView:
         if view is not None and not action.startswith(("session:", "file:")):
             view.handle(action, arg, el, event)  # the read-only view's own toggles; no move is made
 
-    def field(self, name: str, value: str, live: bool, row: str | None = None) -> bool:
+    def _general_tap(self, action: str, arg) -> bool:
+        """A battle general's taps (AI-7, AI-16, AI-15, HR-AI-13): True when ``action`` was one."""
+        if action == "join:maneuver" and arg in ai.MANEUVERS:
+            if arg != self.maneuver:
+                self.maneuver, self.stratagems = arg, []
+            return True
+        if action == "join:strat" and isinstance(arg, str) and arg in ai.STRATAGEM_BY_KEY:
+            self.stratagems = [k for k in self.stratagems if k != arg] if arg in self.stratagems else [
+                *self.stratagems, arg]
+            return True
+        if action == "join:declare" and self.maneuver in ai.MANEUVERS:
+            bid = {"type": "bid", "maneuver": self.maneuver, "stratagems": list(self.stratagems)}
+            if self.maneuver == "withdraw" and self.rearguard is not None:
+                bid["rearguard"] = self.rearguard
+            self._ask(bid)
+            self.app.focus_to("seat-bid")
+            return True
+        if action in ("join:counter", "join:leave"):
+            self._ask({"type": "counter_attack" if action == "join:counter" else "leave"})
+            return True
+        if action == "join:advise" and arg in ("on", "off"):
+            self.advise = arg == "on"
+            self._ask_advice()
+            self.app.focus_to("seat-reco" if self.advise else "seat-advise")  # in place: nothing scrolls
+            return True
+        if action == "join:aim" and arg in ai.AIMS:
+            self.aim = arg
+            self._ask_advice()
+            return True
         return False
+
+    def _ask_advice(self, again: bool = False) -> None:
+        """Tell the tablet whether to send this general's advice, for which aim (HR-AI-13): only
+        while "Show advice" is on and the general has a bid to make — once its bid is sealed
+        the advice is asked no more (hidden, or not needed, means not sent)."""
+        may = (self.private or {}).get("may") if isinstance(self.private, dict) else None
+        want = self.aim if self.advise and isinstance(may, list) and "bid" in may else ""
+        if want == self.advice_asked and not again:
+            return
+        token = _token(self.table, self.seat)
+        if self.status == "connected" and token is not None and wire.send(
+                self.peer, seatmsg.advice(self.seat, token, self.position, want)):
+            self.advice_asked = want
+
+    def field(self, name: str, value: str, live: bool, row: str | None = None) -> bool:
+        if name == "join:rearguard" and self.kind == "battle":  # AI-2: a Withdraw's rearguard
+            self.rearguard = int(value) if isinstance(value, str) and value.isdigit() and len(value) < 4 else None
+            return True
+        return False
+
+
+def _text(value, limit: int) -> str:
+    """A sentence of a seat's view, read as hostile input: text, cut to ``limit``."""
+    return value[:limit] if isinstance(value, str) else ""
+
+
+#: The enemy's maneuvers as a phone's grid heads them (AI-2), short enough for 360 px.
+SHORT_MANEUVER = {"withdraw": "Wdr", "defend": "Def", "block": "Blk", "skirmish": "Skm", "attack": "Att",
+                  "shock": "Shk"}
+
+
+def _advice_grid(told: dict, aim: str):
+    """The staff officer's grid as a phone shows it (HR-AI-13): a row for each of your
+    bids with its share of the recommended mix, a column for each enemy maneuver, each
+    square the aim's figure (net casualties a week, or the chance to get away or to hold),
+    green when better for you than the advice at worst, red when worse — the tablet's
+    colours (web/views/battle/bids.py). Read as hostile input: a bad square is left blank."""
+    own = [o for o in told.get("own") or [] if isinstance(o, dict)][:6]
+    enemy = [o for o in told.get("enemy") or [] if isinstance(o, dict)][:6]
+    grid = told.get("grid") if isinstance(told.get("grid"), list) else []
+    mix = [float(x) for x in told.get("mix") or [] if isinstance(x, (int, float)) and not isinstance(x, bool)]
+    value = told.get("value") if isinstance(told.get("value"), (int, float)) else 0.0
+    mix_shown = shares(mix) if len(mix) == len(own) and mix else [""] * len(own)
+    heads = [h("th", {"scope": "col", "title": ai.MANEUVER_NAMES.get(_maneuver(o), "")},
+               SHORT_MANEUVER.get(_maneuver(o), "?")) for o in enemy]
+    rows = []
+    for i, mine in enumerate(own):
+        row = grid[i] if i < len(grid) and isinstance(grid[i], list) else []
+        cells = []
+        for j in range(len(enemy)):
+            cell = row[j] if j < len(row) and isinstance(row[j], dict) else {}
+            payoff = cell.get("payoff")
+            if not isinstance(payoff, (int, float)) or isinstance(payoff, bool):
+                cells.append(h("td", {}, ""))
+                continue
+            tone = "good" if payoff > value + 1e-9 else "bad" if payoff < value - 1e-9 else "even"
+            figure = (f"{payoff:+.1f}".replace("+0.0", "0.0").replace("-0.0", "0.0") if aim == "net"
+                      else whole_percent(min(1.0, max(0.0, payoff))))
+            cells.append(h("td", {"class": ["adv-cell", tone]}, figure))
+        share = mix_shown[i] if mix and i < len(mix) and mix[i] > 0 else ""
+        rows.append(h("tr", {"class": [share and "on"]},
+                      h("th", {"scope": "row"}, ai.MANEUVER_NAMES.get(_maneuver(mine), "?"),
+                        h("span", {"class": "seat-mix"}, f" {share}") if share else None), cells))
+    legend = {"net": "casualties a week, inflicted minus taken", "away": "your chance of getting away",
+              "hold": "your chance of holding the hex"}[aim]
+    return h("div", {"class": "seat-grid-wrap"},
+             h("table", {"class": "seat-grid", "data-testid": "seat-grid"},
+               h("caption", {}, f"You ↓ · they →: {legend}; your mix by the name"),
+               h("thead", {}, h("tr", {}, h("th", {"scope": "col"}, ""), heads)), h("tbody", {}, rows)))
+
+
+def _maneuver(bid: dict) -> str:
+    key = bid.get("key") if isinstance(bid.get("key"), str) else ""
+    return key.split("+", 1)[0]
 
 
 def _kept() -> dict | None:

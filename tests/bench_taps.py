@@ -312,10 +312,13 @@ def main(argv: list[str] | None = None) -> None:
     results: dict[tuple[str, int], dict[str, list]] = {}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        # Table by table, base then now: on a shared machine whose load drifts over the minutes
+        # a run takes, both sides of a row are measured minutes apart at most.
         for rate in args.rates:
-            for name in ("base", "now"):
-                results[(name, rate)] = run_site(browser, servers[name][1], rate, args.taps, args.tables,
-                                                 args.per_tap)
+            for table in args.tables:
+                for name in ("base", "now"):
+                    results.setdefault((name, rate), {}).update(
+                        run_site(browser, servers[name][1], rate, args.taps, [table], args.per_tap))
         browser.close()
     for server, _ in servers.values():
         server.shutdown()

@@ -233,7 +233,16 @@ class App:
         if root is None:
             root = self.roots[self.route] = Root(document.getElementById(f"app-{self.route}"))
         try:
-            root.render(view.render())
+            if getattr(window, "ctMeasureRenders", None):
+                # Issue 33 (tests/bench_taps.py): what each render costs, the tree and the patch.
+                start = performance.now()
+                tree = view.render()
+                drawn = performance.now()
+                root.render(tree)
+                performance.measure("ct:render", platform.js_object({"start": start, "end": drawn}))
+                performance.measure("ct:patch", platform.js_object({"start": drawn, "end": performance.now()}))
+            else:
+                root.render(view.render())
         except Exception:  # a bug must not leave a blank table: say so, keep the data
             self.failure = self._details()
             root.tree = None

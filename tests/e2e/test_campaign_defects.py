@@ -63,6 +63,10 @@ def test_11_an_empty_points_box_is_empty_and_record_says_what_to_do(page, base_u
     assert "CMP-12" in text and "0 if none are left" in text
     for word in ("None", "got", "True", "'"):
         assert word not in text.replace("none are left", ""), text
+    # The refused tap is answered where the fix goes (issue 33: a second Record tap is seen).
+    assert_focus(page, box)
+    page.locator("[data-action='campaign:record']").tap()
+    assert_focus(page, box)
     assert page.locator("[data-testid=record]").count() == 1 and replay(game).phase == "battle"
     # A winner with no troops left: one tap, no typed 0.
     page.get_by_role("button", name=re.compile("None left")).tap()

@@ -267,3 +267,58 @@ def test_any_tree_patched_to_any_other_is_what_a_fresh_render_makes(before, afte
         created, elements = doc.created, list(patched.el.children)
         patched.render([_build(s) for s in after])
         assert doc.created == created and patched.el.children == elements
+
+
+# ---------------------------------------------------------------- a reused part costs nothing (issue 33)
+def _counting(monkeypatch) -> list:
+    calls: list = []
+    patch_node = dom._patch_node
+
+    def counted(old, new):
+        calls.append(new)
+        patch_node(old, new)
+
+    monkeypatch.setattr(dom, "_patch_node", counted)
+    return calls
+
+
+def test_a_reused_subtree_is_not_walked_again(doc, monkeypatch):
+    """Issue 33 (draw only what changed): a part the view hands back unchanged (the same
+    tree as last render, from a Memo) is skipped by the patch: one look, no walk inside,
+    nothing created, its elements kept; the rest of the page is patched as before."""
+    log = h("ol", {}, [h("li", {"data-key": f"w{i}"}, h("strong", {}, f"Week {i}"), " a line") for i in range(50)])
+    root = Root(FakeNode("div"))
+    root.render([h("p", {}, "status 1"), log])
+    status, ol = root.el.children
+    rows = list(ol.children)
+    calls, created = _counting(monkeypatch), doc.created
+    root.render([h("p", {}, "status 2"), log])
+    assert status.children[0].data == "status 2"
+    assert root.el.children[1] is ol and ol.children == rows and doc.created == created
+    assert calls.count(log) == 1 and not any(node in calls for node in log.children)
+    assert len(calls) == 3  # the <p>, its text, the log: not the log's 150 nodes
+    # The same rows built afresh (equal, not the same): walked, and still nothing created.
+    calls.clear()
+    again = h("ol", {}, [h("li", {"data-key": f"w{i}"}, h("strong", {}, f"Week {i}"), " a line") for i in range(50)])
+    root.render([h("p", {}, "status 2"), again])
+    assert len(calls) > 150 and ol.children == rows and doc.created == created
+
+
+def test_memo_builds_again_only_when_its_inputs_change(doc):
+    built: list = []
+
+    def part(weeks):
+        built.append(weeks)
+        return h("ol", {}, [h("li", {"data-key": str(w)}, f"Week {w}") for w in weeks])
+
+    memo, root = dom.Memo(), Root(FakeNode("div"))
+    for weeks in [(1,), (1,), (1, 2), (1, 2), (1,)]:
+        root.render([h("p", {}, str(len(weeks))), memo(weeks, part, weeks)])
+        (ol,) = root.el.children[1:]
+        assert [li.children[0].data for li in ol.children] == [f"Week {w}" for w in weeks]
+    assert built == [(1,), (1, 2), (1,)]
+    # A reused part that moves (something new above it) still ends where a fresh render puts it.
+    root.render([h("h2", {}, "new"), h("p", {}, "1"), memo((1,), part, (1,))])
+    fresh = Root(FakeNode("div"))
+    fresh.render([h("h2", {}, "new"), h("p", {}, "1"), part((1,))])
+    assert [_dump(c) for c in root.el.children] == [_dump(c) for c in fresh.el.children]

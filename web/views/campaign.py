@@ -497,6 +497,7 @@ class CampaignView(ToolView):
                                 aria_label="One troop point less"),
                          h("input", {"type": "number", "inputmode": "numeric", "min": "0", "max": "999", "step": "1",
                                      "id": "campaign-troops", "data-field": f"campaign:troops:{st.battle}",
+                                     "data-focus": "troops",
                                      "value": self.troops_text,
                                      "aria-describedby": "campaign-troops-hint" if troops is None else None,
                                      "aria-invalid": "true" if self.troops_text.strip() and troops is None else None}),
@@ -809,6 +810,10 @@ class CampaignView(ToolView):
         else:
             action_ = {"type": "battle", "winner": int(self.pick), "troops": self._troops_value()}
         self._act(action_)
+        if self.notice is not None and self.pick != "draw":
+            # CMP-12 refused the points: the tap is answered where the fix is typed (a second
+            # tap on Record would otherwise redraw the same message: nothing seen to change).
+            self.app.focus_to("troops")
 
     def on_take(self, arg, event) -> None:
         st = self.session.state

@@ -17,7 +17,7 @@ import copy
 
 from engine import ascension as ai
 from web import platform
-from web.dom import h
+from web.dom import Memo, h
 from web.parts.curtain import CurtainGuard
 from web.parts.tool import ToolView, draft_row, whole
 from web.session import Session
@@ -62,6 +62,7 @@ class BattleView(ToolView):
         self.cell_error: str | None = None
         self.guard = CurtainGuard(platform.now_ms, settle_ms=CURTAIN_GUARD_MS)
         self.advise = True  # the staff officer's odds behind the curtain (issue 17)
+        self.memo_log, self.memo_rules = Memo(), Memo()  # parts redrawn only when changed (issue 33)
         self.aim = "net"
         self._reset_view()
 

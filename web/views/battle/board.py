@@ -29,8 +29,11 @@ def render_board(view, st):
              _last_week(view, st),
              h("div", {"class": "board armies"}, _army_panel(view, st, 0), _army_panel(view, st, 1)),
              _checklist(view, st),
-             _log(view, st),
-             _rules_in_play(view, st))
+             # Issue 33 (draw only what changed): the log and the rules in play are built and
+             # diffed again only when what they show changed (a new week, a unit, the settings).
+             view.memo_log((tuple(a.name for a in st.armies), st.weeks, st.changes, st.old_rulings),
+                           _log, view, st),
+             view.memo_rules((st.rules, st.old_rulings), _rules_in_play, view, st))
 
 
 def _spectator_area(view, st):

@@ -19,7 +19,7 @@ from typing import Any
 from .. import zerosum
 from ..game import ArgumentError, Game, RuleError, replay
 from ..text import brief_repr
-from .advice import advice, bid_name, mix_text, public_state, stated_stratagems
+from .advice import advice, bid_name, mix_text, plain_advice, public_state, stated_stratagems
 from .referee import normalize_action
 from .rules import dice_pool
 from .setup import app_levels
@@ -28,7 +28,7 @@ from .tables import MANEUVERS
 from .values import KIND, Bid, side_arg
 
 __all__ = ["LEVELS", "LEVEL_LABELS", "app_bid", "app_turn", "undo_target", "check_app_move", "app_move_work",
-           "ADVICE_WORK", "DIE_WORK", "EASY_WORK"]
+           "ADVICE_WORK", "DIE_WORK", "EASY_WORK", "FULL_BIDS"]
 
 
 #: How well the app plays an army (setup ``"level"``).
@@ -60,7 +60,10 @@ def app_bid(state: Any, side: int, level: str, seed: int) -> dict[str, Any]:
       with even odds, a random rearguard for a Withdraw);
     * ``"normal"``: the best answer (net casualties) to an enemy that declares each of
       its six bids alike (:func:`engine.zerosum.best_response`);
-    * ``"hard"``: a draw from the equilibrium mix for net casualties (unexploitable).
+    * ``"hard"``: a draw from the equilibrium mix for net casualties: of the game over every
+      legal bid of both sides (:func:`~engine.ascension.advice`) in a battle of policy 2, of the
+      6×6 grid of :func:`~engine.ascension.plain_advice` in a battle of policy 1 (HR-AI-15: the
+      battle's ``state.policy``, from its setup; kept so its links still check, HR-AI-14).
 
     ``seed`` is the game's seed: the draws come from a generator seeded from it and the
     public battle, so a replay decides the same and no one at the table can foresee it.
@@ -78,7 +81,7 @@ def app_bid(state: Any, side: int, level: str, seed: int) -> dict[str, Any]:
         rear = rng.choice(public.alive(side)) if maneuver == "withdraw" else None
         bid = Bid(maneuver, keys, rear)
         return _action(side, bid, f"Easy: a random legal bid — {bid_name(bid)}")
-    found = advice(public, side, "net")
+    found = plain_advice(public, side, "net")
     if level == "normal":
         uniform = tuple(Fraction(1, len(found.enemy)) for _ in found.enemy)
         answer = zerosum.best_response(found.matrix, uniform)
@@ -87,6 +90,8 @@ def app_bid(state: Any, side: int, level: str, seed: int) -> dict[str, Any]:
         return _action(side, found.own[pick],
                        f"Normal: {bid_name(found.own[pick])} is the best answer to any enemy bid alike "
                        f"({gain:+.2f} net casualties on average)")
+    if state.policy >= 2:  # HR-AI-15: the whole game's equilibrium (issue 34, item 13)
+        found = advice(public, side, "net")
     draw = rng.random()
     total, pick = 0.0, 0
     for i, p in enumerate(found.mix):
@@ -95,10 +100,11 @@ def app_bid(state: Any, side: int, level: str, seed: int) -> dict[str, Any]:
             total += float(p)
             if draw < total:
                 break
+    covers = "whatever the enemy declares" if state.policy >= 2 else "against the enemy's plain maneuvers"
     return _action(side, found.own[pick],
                    f"Hard: drew {bid_name(found.own[pick])} from the equilibrium mix "
                    f"({mix_text(found.own, found.mix)}; worth {float(found.value):+.2f} net casualties "
-                   "whatever the enemy declares)")
+                   f"{covers})")
 
 
 def app_turn(game: Any) -> tuple[int, str] | None:
@@ -195,6 +201,40 @@ def _largest_pool(setup: Mapping[str, Any], actions: Any) -> int:
     return largest
 
 
+#: HR-AI-15, policy 2: the Hard general's week costs the policy-1 week's work times
+#: ``1 + bids / FULL_BIDS`` for the legal bids of both sides (:func:`_bids_bound`; measured cold on
+#: CPython over seeded stratagem-rich armies, tests/bench_appmove.py: at most a third of the estimate).
+FULL_BIDS = 250
+#: The bids of an army besides its Withdraws: Defend with any of its four stated stratagems (16),
+#: Block with Harassing Fire and Delay (4), Attack with Feint (2), Skirmish, Shock Attack.
+_OTHER_BIDS = 16 + 4 + 2 + 1 + 1
+
+
+def _bids_bound(setup: Mapping[str, Any], joined: int, week: int) -> int:
+    """At most how many bids :func:`~engine.ascension.legal_bids` gives both armies in ``week``:
+    a Withdraw with each of its stratagem combinations (8 once a unit joined or was corrected)
+    and each kind of rearguard: the kinds as set up, two more a week (casualties land on one unit
+    at a time, HR-AI-2, so a week leaves at most one unit partly hit, and a new vanguard, HR-AI-3,
+    stands apart) and one a unit that joined or was corrected, never more than the army's units."""
+    from .advice import _rearguard_choices, stated_stratagems
+
+    known = next((found for key, found in _KINDS if key is setup), None)
+    if known is None:
+        state = start(setup)
+        known = tuple((len(_rearguard_choices(state, s)), 1 << len(stated_stratagems(state, s, "withdraw")),
+                       len(state.armies[s].units)) for s in (0, 1))
+        _KINDS.insert(0, (setup, known))
+        del _KINDS[4:]
+    total = 0
+    for kinds, combos, units in known:
+        kinds = min(units + joined, kinds + 2 * week + joined)
+        total += (8 if joined else combos) * kinds + _OTHER_BIDS
+    return total
+
+
+_KINDS: list[tuple[Any, Any]] = []  # (setup, per army (rearguard kinds, withdraw combos, units)) last asked
+
+
 def app_move_work(setup: Mapping[str, Any], actions: Any) -> int:
     """HR-AI-14: the work of checking the app general's bids of a battle (see
     :func:`engine.game.app_move_work`), from the (normalized) setup and the actions: each week
@@ -205,15 +245,23 @@ def app_move_work(setup: Mapping[str, Any], actions: Any) -> int:
     if levels == (None, None):
         return 0
     per_week = ADVICE_WORK + DIE_WORK * _largest_pool(setup, actions)
-    work, advised = 0, False
+    full = setup.get("policy", 1) != 1 and "hard" in levels  # HR-AI-15: policy 2's Hard general
+    work, advised, solved, week, joined = 0, False, False, 1, 0
     for action in actions:
         kind = action.get("type") if isinstance(action, Mapping) else None
         if kind == "roll" or kind == "leave":
-            advised = False
+            advised = solved = False
+            week += 1
+        elif kind in ("join", "correct"):
+            joined += 1
         elif kind == "bid" and action.get("side") in (0, 1) and not isinstance(action.get("side"), bool):
             level = levels[action["side"]]
             if level == "easy":
                 work += EASY_WORK
+            elif level == "hard" and full:
+                if not solved:  # the whole game's solution (the other side's shares its odds)
+                    work += per_week + per_week * _bids_bound(setup, joined, week) // FULL_BIDS
+                    solved = True
             elif level is not None and not advised:
                 work += per_week
                 advised = True

@@ -133,19 +133,34 @@ HOUSE_RULES: Mapping[str, str] = MappingProxyType({
                 "minus those landed on you), getting away (the chance your army leaves the battle by a "
                 "Withdraw) and holding the hex (the chance your army is still in the hex after the week: "
                 "not withdrawn, fallen back or destroyed). The recommendation is the best plan against the "
-                "worst the enemy can do among the maneuvers weighed, worked out exactly.",
+                "worst the enemy can do with any bid it may declare (every combination of stratagems, every "
+                "rearguard, a Counter Attack switched or not, as its general likes best), worked out exactly; "
+                "the grid shows, for each maneuver, the bids the plans use.",
     "HR-AI-14": "The app's general bids from the game's seed and what both sides can see, never from a "
                 "link: a battle that comes from another device (a link or an imported file) opens only if "
                 "every bid of an army the app plays is the bid the app's general makes there; otherwise it "
                 "is refused and nothing is saved. Your own saves on this tablet open as they are. Checking "
                 "takes time, so a battle against the app holds as many of its weeks as its link can carry "
-                "checked (about 30 weeks with armies of stats up to 6; fewer with stronger ones): past that, "
+                "checked (about 30 weeks with armies of stats up to 6; fewer with stronger ones, and against "
+                "a Hard general of HR-AI-15's policy 2 with many units and stratagems): past that, "
                 "the app's general does not bid, and you go on in a new battle.",
+    "HR-AI-15": "The app's general keeps the policy its battle was started with, so a battle's links and "
+                "saves open whatever version of the app reads them. Policy 2 (battles started from this "
+                "version on): the Hard general weighs every bid the enemy may declare — every combination of "
+                "stratagems, every rearguard, a Counter Attack switched or not — and draws from the plan that "
+                "holds against all of them. Policy 1 (battles started before): the Hard general weighs each "
+                "maneuver with at most one stratagem against the enemy's plain maneuvers. Normal and Easy "
+                "play the same in both. The staff officer's advice always weighs every bid.",
 })
+
+#: The app general's policy versions (HR-AI-15): a battle's setup names the one it was started
+#: with (``"policy"``; a setup without it is of policy 1); a new battle gets :data:`POLICY`.
+POLICIES: tuple[int, ...] = (1, 2)
+POLICY = 2
 
 #: The house rules about opening a game from outside (the app's moves checked, issue 35): shown
 #: with the others, not part of a game's printed record (engine.record).
-OPENING_RULES: tuple[str, ...] = ("HR-AI-14",)
+OPENING_RULES: tuple[str, ...] = ("HR-AI-14", "HR-AI-15")
 
 #: RULES.md clauses that are rulings (the app's reading where the source is silent).
 RULINGS: tuple[str, ...] = ("AI-1", "AI-2", "AI-5", "AI-6", "AI-7", "AI-9", "AI-10", "AI-11", "AI-12", "AI-14",
@@ -462,6 +477,7 @@ class BattleState:
     spectator: bool = False
     old_rulings: bool = False
     whys: tuple[str, str] = ("", "")  # the app general's one-line reasons for this week's bids
+    policy: int = 1  # HR-AI-15: the app general's policy version the battle was started with
 
     @property
     def settings(self) -> dict[str, Any]:

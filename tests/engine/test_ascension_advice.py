@@ -190,7 +190,7 @@ def test_the_staff_officer_speaks_as_a_staff_officer():
     assert away.outlook() == "To get away: 100% unless they Block (then 0%)."
     assert [v for v in away.against()] == [away.grid[0][j].payoff for j in range(6)]
     hold = ai.advice(state, 0, "hold")
-    assert "(with Hold the Line, if you pick it)" in hold.recommendation()
+    assert hold.recommendation() == "A careful general declares Skirmish"  # holds against every bid (item 13)
     assert hold.outlook() == "To hold the hex: 100%, whatever they declare."
     net = ai.advice(state, 0, "net")
     assert net.outlook().startswith("Casualties a week, on average: at worst ") and "net" not in net.outlook()

@@ -37,17 +37,38 @@ from .values import STRATAGEM_BY_KEY, Bid, maneuver_arg, side_arg, state_arg
 
 __all__ = ["AIMS", "AIM_NAMES", "Advice", "GridCell", "public_state", "candidate_bids", "advice", "plain_advice",
            "legal_bids", "payoff",
-           "mix_text", "bid_name", "advised_name"]
+           "mix_text", "bid_name", "advised_name", "strength",
+           "best_answer_to_plain", "POLICY_AIM"]
 
 
 #: What the general's payoff counts (HR-AI-13).
-AIMS: tuple[str, ...] = ("net", "away", "hold")
-AIM_NAMES: Mapping[str, str] = {"net": "net casualties", "away": "getting away", "hold": "holding the hex"}
+AIMS: tuple[str, ...] = ("net", "away", "hold", "battle")
+AIM_NAMES: Mapping[str, str] = {"battle": "winning the battle", "net": "net casualties", "away": "getting away",
+                                "hold": "holding the hex"}
 AIM_EXPLAINED: Mapping[str, str] = {
+    "battle": "the battle's balance: +1 when the enemy leaves the hex (driven off, fallen back, withdrawn) "
+              "and you hold it, −1 the other way; +½ more for destroying its army, −½ for losing yours; "
+              "and, for the weeks after this one, the share of its strength you take minus the share of yours "
+              "it takes",
     "net": "expected casualties landed on the enemy minus those landed on you",
     "away": "the chance your army leaves the battle by a Withdraw",
     "hold": "the chance your army is still in the hex after the week",
 }
+
+
+#: The aim of the app's generals of policy 2 (HR-AI-15; issue 34, item 14).
+POLICY_AIM = "battle"
+
+
+def strength(state: Any, side: int) -> int:
+    """How many casualties would destroy what is left of ``side``'s army (AI-14, HR-AI-1): each
+    unit in the field its armour, else its size less its damage, else 1."""
+    army = state.armies[side]
+    total = 0
+    for i in state.alive(side):
+        unit = army.units[i]
+        total += unit.armour if unit.armour else max(1, unit.size - state.damage[side][i]) if unit.size else 1
+    return max(total, 1)
 
 
 def _aim(aim: Any) -> str:
@@ -71,10 +92,17 @@ def public_state(state: Any) -> Any:
     return public
 
 
-def payoff(odds: OutcomeOdds, side: int, aim: str) -> Fraction:
-    """HR-AI-13: what ``side`` wins (the enemy loses) in this week's odds for ``aim``."""
+def payoff(odds: OutcomeOdds, side: int, aim: str, state: Any = None) -> Fraction:
+    """HR-AI-13: what ``side`` wins (the enemy loses) in this week's odds for ``aim``; the aim
+    "battle" (issue 34, 14: :data:`AIM_EXPLAINED`) reads the armies' strength from ``state``."""
     side, aim = side_arg(side), _aim(aim)
     own, enemy = odds.sides[side], odds.sides[1 - side]
+    if aim == "battle":
+        if state is None:
+            raise ArgumentError("The aim 'winning the battle' weighs the armies' strength: give the battle")
+        state = state_arg(state)
+        return (own.remains - enemy.remains + (enemy.destroyed - own.destroyed) / 2
+                + enemy.mean_landed / strength(state, 1 - side) - own.mean_landed / strength(state, side))
     if aim == "net":
         return enemy.mean_landed - own.mean_landed
     if aim == "away":
@@ -123,7 +151,7 @@ def candidate_bids(state: Any, side: int, aim: str = "net") -> tuple[Any, ...]:
             total = Fraction(0)
             for enemy in enemies:
                 pair = (bid, enemy) if side == 0 else (enemy, bid)
-                total += payoff(_odds_for(public, pair), side, aim)
+                total += payoff(_odds_for(public, pair), side, aim, public)
             if best_value is None or total > best_value:
                 best, best_value = bid, total
         out.append(best)
@@ -222,12 +250,16 @@ class Advice:
 
 
 #: How the staff officer opens the figures of each aim (:meth:`Advice.outlook`).
-AIM_HEADS: Mapping[str, str] = {"net": "Casualties a week, on average", "away": "To get away",
+AIM_HEADS: Mapping[str, str] = {"battle": "The battle this week (+1: they leave the hex and you hold it; "
+                                          "−1: you leave it)",
+                                "net": "Casualties a week, on average", "away": "To get away",
                                 "hold": "To hold the hex"}
 
 
 def _value_text(aim: str, value: Fraction) -> str:
     """A payoff in players' words: "100%" (a chance), "0.50 more on them than on you"."""
+    if aim == "battle":
+        return "even" if value == 0 else f"{float(value):+.2f}"
     if aim != "net":
         return percent_shares([value])[0]
     if value == 0:
@@ -287,7 +319,7 @@ def plain_advice(state: Any, side: int, aim: str = "net") -> Advice:
         for theirs in enemy:
             pair = (mine, theirs) if side == 0 else (theirs, mine)
             odds = _odds_for(public, pair)
-            value = payoff(odds, side, aim)
+            value = payoff(odds, side, aim, public)
             row.append(GridCell(odds.sides[side].gets_away, odds.sides[1 - side].mean_landed,
                                 odds.sides[side].mean_landed, odds.sides[side].falls_back, value))
             values.append(value)
@@ -356,7 +388,7 @@ def _full_cell(public: Any, side: int, aim: str, mine: Any, theirs: Any, memo: d
         best = None
         for switched in options:
             odds = checked_odds(public, pair, switched)
-            value = payoff(odds, side, aim)
+            value = payoff(odds, side, aim, public)
             holder_is_me = switched[side]
             if best is None or (value > best[0] if holder_is_me else value < best[0]):
                 best = (value, odds)
@@ -439,3 +471,22 @@ def advice(state: Any, side: int, aim: str = "net") -> Advice:
                  worst)
     memo[(side, aim)] = out
     return out
+
+
+def best_answer_to_plain(state: Any, side: int, aim: str) -> tuple[Any, Fraction]:
+    """The bid of :func:`legal_bids` with the best average payoff for ``aim`` against an enemy
+    declaring each of its six plain maneuvers alike (the Normal general of policy 2, HR-AI-15),
+    a Counter Attack switched or not as its holder likes; ties: the first in table order."""
+    public = public_state(state)
+    side, aim = side_arg(side), _aim(aim)
+    memo = state_memo(public).setdefault("plain_answer", {})
+    if (side, aim) not in memo:
+        cells: dict = {}
+        enemies = [_plain(public, 1 - side, m) for m in MANEUVERS]
+        best, best_value = None, None
+        for bid in legal_bids(public, side):
+            value = sum((_full_cell(public, side, aim, bid, e, cells)[0] for e in enemies), Fraction(0)) / 6
+            if best_value is None or value > best_value:
+                best, best_value = bid, value
+        memo[(side, aim)] = (best, best_value)
+    return memo[(side, aim)]

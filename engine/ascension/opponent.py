@@ -19,7 +19,17 @@ from typing import Any
 from .. import zerosum
 from ..game import ArgumentError, Game, RuleError, replay
 from ..text import brief_repr
-from .advice import advice, bid_name, mix_text, plain_advice, public_state, stated_stratagems
+from .advice import (
+    AIM_NAMES,
+    POLICY_AIM,
+    advice,
+    best_answer_to_plain,
+    bid_name,
+    mix_text,
+    plain_advice,
+    public_state,
+    stated_stratagems,
+)
 from .referee import normalize_action
 from .rules import dice_pool
 from .setup import app_levels
@@ -58,11 +68,12 @@ def app_bid(state: Any, side: int, level: str, seed: int) -> dict[str, Any]:
 
     * ``"easy"``: a random legal bid (a maneuver, each stated stratagem it qualifies for
       with even odds, a random rearguard for a Withdraw);
-    * ``"normal"``: the best answer (net casualties) to an enemy that declares each of
-      its six bids alike (:func:`engine.zerosum.best_response`);
-    * ``"hard"``: a draw from the equilibrium mix for net casualties: of the game over every
-      legal bid of both sides (:func:`~engine.ascension.advice`) in a battle of policy 2, of the
-      6×6 grid of :func:`~engine.ascension.plain_advice` in a battle of policy 1 (HR-AI-15: the
+    * ``"normal"``: the best answer to an enemy that declares each of its six bids alike
+      (net casualties over the 6×6 grid in a battle of policy 1; in a battle of policy 2, the
+      aim "winning the battle" over every legal bid, :func:`~engine.ascension.advice.best_answer_to_plain`);
+    * ``"hard"``: a draw from an equilibrium mix: for "winning the battle", of the game over every
+      legal bid of both sides (:func:`~engine.ascension.advice`) in a battle of policy 2; for net
+      casualties, of the 6×6 grid of :func:`~engine.ascension.plain_advice` in a battle of policy 1 (HR-AI-15: the
       battle's ``state.policy``, from its setup; kept so its links still check, HR-AI-14).
 
     ``seed`` is the game's seed: the draws come from a generator seeded from it and the
@@ -81,6 +92,17 @@ def app_bid(state: Any, side: int, level: str, seed: int) -> dict[str, Any]:
         rear = rng.choice(public.alive(side)) if maneuver == "withdraw" else None
         bid = Bid(maneuver, keys, rear)
         return _action(side, bid, f"Easy: a random legal bid — {bid_name(bid)}")
+    if state.policy >= 2:  # HR-AI-15: the aim of the battle, over every legal bid (issue 34, 13 and 14)
+        aim = AIM_NAMES[POLICY_AIM]
+        if level == "normal":
+            bid, gain = best_answer_to_plain(public, side, POLICY_AIM)
+            return _action(side, bid, f"Normal: {bid_name(bid)} is the best answer to any plain enemy maneuver "
+                                      f"alike, for {aim} ({float(gain):+.2f} on the battle's balance on average)")
+        found = advice(public, side, POLICY_AIM)
+        bid = _draw(rng, found)
+        return _action(side, bid, f"Hard: drew {bid_name(bid)} from the plan for {aim} that holds whatever the "
+                                  f"enemy declares ({mix_text(found.own, found.mix)}; {float(found.value):+.2f} "
+                                  "on the battle's balance at worst)")
     found = plain_advice(public, side, "net")
     if level == "normal":
         uniform = tuple(Fraction(1, len(found.enemy)) for _ in found.enemy)
@@ -90,8 +112,14 @@ def app_bid(state: Any, side: int, level: str, seed: int) -> dict[str, Any]:
         return _action(side, found.own[pick],
                        f"Normal: {bid_name(found.own[pick])} is the best answer to any enemy bid alike "
                        f"({gain:+.2f} net casualties on average)")
-    if state.policy >= 2:  # HR-AI-15: the whole game's equilibrium (issue 34, item 13)
-        found = advice(public, side, "net")
+    bid = _draw(rng, found)
+    return _action(side, bid, f"Hard: drew {bid_name(bid)} from the equilibrium mix "
+                              f"({mix_text(found.own, found.mix)}; worth {float(found.value):+.2f} net casualties "
+                              "against the enemy's plain maneuvers)")
+
+
+def _draw(rng: random.Random, found: Any) -> Any:
+    """The bid of ``found``'s mix that one draw of ``rng`` picks (the shares in order, as floats)."""
     draw = rng.random()
     total, pick = 0.0, 0
     for i, p in enumerate(found.mix):
@@ -100,12 +128,7 @@ def app_bid(state: Any, side: int, level: str, seed: int) -> dict[str, Any]:
             total += float(p)
             if draw < total:
                 break
-    covers = "whatever the enemy declares" if state.policy >= 2 else "against the enemy's plain maneuvers"
-    return _action(side, found.own[pick],
-                   f"Hard: drew {bid_name(found.own[pick])} from the equilibrium mix "
-                   f"({mix_text(found.own, found.mix)}; worth {float(found.value):+.2f} net casualties "
-                   f"{covers})")
-
+    return found.own[pick]
 
 def app_turn(game: Any) -> tuple[int, str] | None:
     """(side, level) when the app must bid now in ``game``: the battle is at the week's bids, an
@@ -245,12 +268,12 @@ def app_move_work(setup: Mapping[str, Any], actions: Any) -> int:
     if levels == (None, None):
         return 0
     per_week = ADVICE_WORK + DIE_WORK * _largest_pool(setup, actions)
-    full = setup.get("policy", 1) != 1 and "hard" in levels  # HR-AI-15: policy 2's Hard general
-    work, advised, solved, week, joined = 0, False, False, 1, 0
+    full = setup.get("policy", 1) != 1  # HR-AI-15: policy 2's generals weigh every legal bid
+    work, done, week, joined = 0, set(), 1, 0
     for action in actions:
         kind = action.get("type") if isinstance(action, Mapping) else None
         if kind == "roll" or kind == "leave":
-            advised = solved = False
+            done = set()
             week += 1
         elif kind in ("join", "correct"):
             joined += 1
@@ -258,11 +281,9 @@ def app_move_work(setup: Mapping[str, Any], actions: Any) -> int:
             level = levels[action["side"]]
             if level == "easy":
                 work += EASY_WORK
-            elif level == "hard" and full:
-                if not solved:  # the whole game's solution (the other side's shares its odds)
-                    work += per_week + per_week * _bids_bound(setup, joined, week) // FULL_BIDS
-                    solved = True
-            elif level is not None and not advised:
-                work += per_week
-                advised = True
+            elif level is not None and (level if full else "advice") not in done:
+                # policy 1: the staff officer's numbers, shared by both armies' bids; policy 2: each
+                # level's own (the other army's same level shares its odds)
+                work += per_week + (per_week * _bids_bound(setup, joined, week) // FULL_BIDS if full else 0)
+                done.add(level if full else "advice")
     return work

@@ -127,15 +127,15 @@ HOUSE_RULES: Mapping[str, str] = MappingProxyType({
                 "into the three-hex arc from its route; \"back up route\" or \"head back\" — it must head back "
                 "up its route; a cell that says only \"Withdraw Succeeds\" names no direction.",
     "HR-AI-13": "The staff officer (advice behind the curtain, and the app's general) reads only what both "
-                "sides can see: the two armies, never a sealed bid. Each maneuver is weighed with the "
-                "stratagems whose effect is stated, when they raise its payoff; a Defend with Counter Attack "
-                "switches whenever it may. Aims: net casualties (expected casualties landed on the enemy "
-                "minus those landed on you), getting away (the chance your army leaves the battle by a "
-                "Withdraw) and holding the hex (the chance your army is still in the hex after the week: "
-                "not withdrawn, fallen back or destroyed). The recommendation is the best plan against the "
-                "worst the enemy can do with any bid it may declare (every combination of stratagems, every "
-                "rearguard, a Counter Attack switched or not, as its general likes best), worked out exactly; "
-                "the grid shows, for each maneuver, the bids the plans use.",
+                "sides can see: the two armies, never a sealed bid. It weighs every bid either side may "
+                "declare: every combination of the stratagems whose effect is stated, every rearguard, a "
+                "Counter Attack switched or not as its general likes best. Aims: net casualties (expected "
+                "casualties landed on the enemy minus those landed on you), getting away (the chance your army "
+                "leaves the battle by a Withdraw), holding the hex (the chance your army is still in the hex "
+                "after the week: not withdrawn, fallen back or destroyed) and winning the battle (the balance "
+                "the app's general plays for). The recommendation is the best plan against the worst "
+                "the enemy can do with any bid it may declare, worked out exactly; the grid shows, for each "
+                "maneuver, the bids the plans use.",
     "HR-AI-14": "The app's general bids from the game's seed and what both sides can see, never from a "
                 "link: a battle that comes from another device (a link or an imported file) opens only if "
                 "every bid of an army the app plays is the bid the app's general makes there; otherwise it "
@@ -146,11 +146,14 @@ HOUSE_RULES: Mapping[str, str] = MappingProxyType({
                 "the app's general does not bid, and you go on in a new battle.",
     "HR-AI-15": "The app's general keeps the policy its battle was started with, so a battle's links and "
                 "saves open whatever version of the app reads them. Policy 2 (battles started from this "
-                "version on): the Hard general weighs every bid the enemy may declare — every combination of "
-                "stratagems, every rearguard, a Counter Attack switched or not — and draws from the plan that "
-                "holds against all of them. Policy 1 (battles started before): the Hard general weighs each "
-                "maneuver with at most one stratagem against the enemy's plain maneuvers. Normal and Easy "
-                "play the same in both. The staff officer's advice always weighs every bid.",
+                "version on): the general plays for winning the battle (+1 when the enemy leaves the hex — "
+                "driven off, fallen back or withdrawn — and it holds it, −1 the other way, ½ more for an "
+                "army destroyed, and the share of each army's strength lost this week, which weighs on the "
+                "weeks after) and weighs every bid it may declare; Hard draws from the plan that holds "
+                "against every bid the enemy may declare (every combination of stratagems, every rearguard, "
+                "a Counter Attack switched or not); Normal answers the enemy's six plain maneuvers alike. "
+                "Policy 1 (battles started before): both count net casualties, each maneuver with at most one "
+                "stratagem, against the enemy's plain maneuvers. Easy plays the same in both.",
 })
 
 #: The app general's policy versions (HR-AI-15): a battle's setup names the one it was started

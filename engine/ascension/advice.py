@@ -31,7 +31,7 @@ from .. import zerosum
 from ..game import ArgumentError, RuleError
 from ..text import brief_repr, percent_shares
 from .odds import OutcomeOdds, as_bid, checked_odds, state_memo
-from .rules import counter_problem, offered_stratagems
+from .rules import counter_problem, offered_stratagems, pool_of
 from .tables import MANEUVER_NAMES, MANEUVERS
 from .values import STRATAGEM_BY_KEY, Bid, maneuver_arg, side_arg, state_arg
 
@@ -48,13 +48,17 @@ AIM_NAMES: Mapping[str, str] = {"battle": "winning the battle", "net": "net casu
 AIM_EXPLAINED: Mapping[str, str] = {
     "battle": "the battle's balance: +1 when the enemy leaves the hex (driven off, fallen back, withdrawn) "
               "and you hold it, −1 the other way; +½ more for destroying its army, −½ for losing yours; "
-              "and, for the weeks after this one, the share of its strength you take minus the share of yours "
-              "it takes",
+              "and, for the weeks after this one, a quarter of the share of its strength you take minus the "
+              "share of yours it takes",
     "net": "expected casualties landed on the enemy minus those landed on you",
     "away": "the chance your army leaves the battle by a Withdraw",
     "hold": "the chance your army is still in the hex after the week",
 }
 
+
+#: The aim "winning the battle": the weight of holding the hex while the enemy leaves it, of
+#: destroying its army, and of the share of its strength taken (the weeks after this one).
+BATTLE_WEIGHTS = (Fraction(1), Fraction(1, 2), Fraction(1, 4))  # tuned on tests/bench_generals.py
 
 #: The aim of the app's generals of policy 2 (HR-AI-15; issue 34, item 14).
 POLICY_AIM = "battle"
@@ -101,8 +105,9 @@ def payoff(odds: OutcomeOdds, side: int, aim: str, state: Any = None) -> Fractio
         if state is None:
             raise ArgumentError("The aim 'winning the battle' weighs the armies' strength: give the battle")
         state = state_arg(state)
-        return (own.remains - enemy.remains + (enemy.destroyed - own.destroyed) / 2
-                + enemy.mean_landed / strength(state, 1 - side) - own.mean_landed / strength(state, side))
+        hold, destroy, wear = BATTLE_WEIGHTS
+        return (hold * (own.remains - enemy.remains) + destroy * (enemy.destroyed - own.destroyed)
+                + wear * (enemy.mean_landed / strength(state, 1 - side) - own.mean_landed / strength(state, side)))
     if aim == "net":
         return enemy.mean_landed - own.mean_landed
     if aim == "away":
@@ -352,11 +357,28 @@ def _rearguard_choices(public: Any, side: int) -> list[int]:
     return out
 
 
+def _by_pool(public: Any, side: int, stratagems: tuple[str, ...], rears: list[int]) -> list[int]:
+    """AI-2/HR-AI-2: of Withdraws without Last Stand, one rearguard for each size of pool: the
+    rearguard changes only the pool and the unit the casualties land on first, and since they
+    land one at a time until each unit is destroyed, then on the next, how many land and whether
+    the army is destroyed do not depend on the order — so the aims' figures (casualties landed,
+    getting away, staying, the army destroyed) are the same for rearguards of the same pool
+    (which units fall differs: Last Stand, which destroys the rearguard's own, keeps every kind)."""
+    seen, out = set(), []
+    for rear in rears:
+        dice = pool_of(public, side, "withdraw", stratagems, False, rear).dice
+        if dice not in seen:
+            seen.add(dice)
+            out.append(rear)
+    return out
+
+
 def legal_bids(state: Any, side: int) -> tuple[Any, ...]:
     """AI-7, AI-16, AI-2: every bid ``side`` may declare this week, up to bids proved the same:
     each maneuver with every combination of the stratagems it qualifies for whose effect is
     stated (one whose effect is not given changes nothing the app applies, AI-17, so it is the
-    same bid without it), a Withdraw with every kind of rearguard (:func:`_rearguard_choices`).
+    same bid without it), a Withdraw with every kind of rearguard (:func:`_rearguard_choices`;
+    without Last Stand, one of each size of pool, :func:`_by_pool`).
     Table order: maneuvers, then fewer stratagems first."""
     public = public_state(state)
     side = side_arg(side)
@@ -368,8 +390,11 @@ def legal_bids(state: Any, side: int) -> tuple[Any, ...]:
         keys = stated_stratagems(public, side, maneuver)
         combos = [tuple(k for k in keys if mask >> keys.index(k) & 1) for mask in range(1 << len(keys))]
         combos.sort(key=len)
-        rears = _rearguard_choices(public, side) if maneuver == "withdraw" else [None]
-        out.extend(Bid(maneuver, combo, rear) for combo in combos for rear in rears)
+        for combo in combos:
+            rears = _rearguard_choices(public, side) if maneuver == "withdraw" else [None]
+            if maneuver == "withdraw" and "last_stand" not in combo:
+                rears = _by_pool(public, side, combo, rears)
+            out.extend(Bid(maneuver, combo, rear) for rear in rears)
     memo[side] = tuple(out)
     return memo[side]
 
@@ -415,10 +440,10 @@ def _solve_full(public: Any, side: int, aim: str) -> tuple[list[Any], list[Any],
         y = [(c, q) for c, q in zip(cols, solution.column) if q]
         against = {e: sum((p * _full_cell(public, side, aim, r, e, cells)[0] for r, p in x), Fraction(0))
                    for e in enemy_all}
-        worst = min(against, key=lambda e: (against[e], enemy_all.index(e)))
+        worst = min(against, key=against.__getitem__)  # ties: the first in table order
         answer = {b: sum((q * _full_cell(public, side, aim, b, c, cells)[0] for c, q in y), Fraction(0))
                   for b in own_all}
-        best = max(answer, key=lambda b: (answer[b], -own_all.index(b)))
+        best = max(answer, key=answer.__getitem__)
         grew = False
         if against[worst] < solution.value and worst not in cols:
             cols.append(worst)

@@ -30,7 +30,7 @@ from .advice import (
     public_state,
     stated_stratagems,
 )
-from .referee import normalize_action
+from .referee import WHY_MAX, normalize_action
 from .rules import dice_pool
 from .setup import app_levels
 from .steps import start
@@ -100,9 +100,10 @@ def app_bid(state: Any, side: int, level: str, seed: int) -> dict[str, Any]:
                                       f"alike, for {aim} ({float(gain):+.2f} on the battle's balance on average)")
         found = advice(public, side, POLICY_AIM)
         bid = _draw(rng, found)
-        return _action(side, bid, f"Hard: drew {bid_name(bid)} from the plan for {aim} that holds whatever the "
-                                  f"enemy declares ({mix_text(found.own, found.mix)}; {float(found.value):+.2f} "
-                                  "on the battle's balance at worst)")
+        head = f"Hard: drew {bid_name(bid)} from the plan for {aim} that holds whatever the enemy declares"
+        tail = f"{float(found.value):+.2f} on the battle's balance at worst"
+        why = f"{head} ({mix_text(found.own, found.mix)}; {tail})"
+        return _action(side, bid, why if len(why) <= WHY_MAX else f"{head} ({tail})"[:WHY_MAX])
     found = plain_advice(public, side, "net")
     if level == "normal":
         uniform = tuple(Fraction(1, len(found.enemy)) for _ in found.enemy)
@@ -226,8 +227,8 @@ def _largest_pool(setup: Mapping[str, Any], actions: Any) -> int:
 
 #: HR-AI-15, policy 2: the Hard general's week costs the policy-1 week's work times
 #: ``1 + bids / FULL_BIDS`` for the legal bids of both sides (:func:`_bids_bound`; measured cold on
-#: CPython over seeded stratagem-rich armies, tests/bench_appmove.py: at most a third of the estimate).
-FULL_BIDS = 250
+#: CPython over seeded random and stratagem-rich armies, weeks 1-6: at most about half the estimate).
+FULL_BIDS = 60
 #: The bids of an army besides its Withdraws: Defend with any of its four stated stratagems (16),
 #: Block with Harassing Fire and Delay (4), Attack with Feint (2), Skirmish, Shock Attack.
 _OTHER_BIDS = 16 + 4 + 2 + 1 + 1
@@ -235,7 +236,9 @@ _OTHER_BIDS = 16 + 4 + 2 + 1 + 1
 
 def _bids_bound(setup: Mapping[str, Any], joined: int, week: int) -> int:
     """At most how many bids :func:`~engine.ascension.legal_bids` gives both armies in ``week``:
-    a Withdraw with each of its stratagem combinations (8 once a unit joined or was corrected)
+    the other maneuvers with the combinations of the stratagems the army qualified for at the
+    start (a prerequisite is only lost as units fall; :data:`_OTHER_BIDS` once a unit joined or
+    was corrected), a Withdraw with each of its stratagem combinations (8 once a unit joined)
     and each kind of rearguard: the kinds as set up, two more a week (casualties land on one unit
     at a time, HR-AI-2, so a week leaves at most one unit partly hit, and a new vanguard, HR-AI-3,
     stands apart) and one a unit that joined or was corrected, never more than the army's units."""
@@ -245,13 +248,15 @@ def _bids_bound(setup: Mapping[str, Any], joined: int, week: int) -> int:
     if known is None:
         state = start(setup)
         known = tuple((len(_rearguard_choices(state, s)), 1 << len(stated_stratagems(state, s, "withdraw")),
-                       len(state.armies[s].units)) for s in (0, 1))
+                       len(state.armies[s].units),
+                       sum(1 << len(stated_stratagems(state, s, m)) for m in MANEUVERS if m != "withdraw"))
+                      for s in (0, 1))
         _KINDS.insert(0, (setup, known))
         del _KINDS[4:]
     total = 0
-    for kinds, combos, units in known:
+    for kinds, combos, units, others in known:
         kinds = min(units + joined, kinds + 2 * week + joined)
-        total += (8 if joined else combos) * kinds + _OTHER_BIDS
+        total += (8 if joined else combos) * kinds + (_OTHER_BIDS if joined else others)
     return total
 
 

@@ -41,7 +41,7 @@ def test_the_grid_is_outcome_odds_and_the_mix_an_equilibrium(aim, side):
             strength = [sum(u.armour or u.size or 1 for u in army.units) for army in state.armies]  # undamaged
             expected = {"net": cell.inflicted - cell.taken, "away": cell.gets_away, "hold": own.remains,
                         "battle": own.remains - enemy.remains + (enemy.destroyed - own.destroyed) / 2
-                        + cell.inflicted / strength[1 - side] - cell.taken / strength[side]}[aim]
+                        + (cell.inflicted / strength[1 - side] - cell.taken / strength[side]) / 4}[aim]
             assert found.matrix[i][j] == cell.payoff == expected
     assert sum(found.mix) == 1 and zerosum.exploitability(found.matrix, found.mix) == 0
     assert found.value == zerosum.solve(found.matrix).value

@@ -130,8 +130,11 @@ def test_legal_bids_keep_one_rearguard_of_each_kind_and_leave_out_effectless_str
     state = issue_case()
     bids = ai.legal_bids(state, 1)
     withdraws = [b for b in bids if b.maneuver == "withdraw" and not b.stratagems]
-    # Three alike line units (one the vanguard) and the guns: the vanguard, another line unit, the guns.
-    assert sorted(b.rearguard for b in withdraws) == [0, 1, 3]
+    # Three alike line units (one the vanguard) and the guns: of pools of two and one dice, one each.
+    assert sorted(b.rearguard for b in withdraws) == [0, 3]
+    # With Last Stand (which destroys the rearguard's own units), one of each kind of unit.
+    stands = [b for b in bids if b.maneuver == "withdraw" and b.stratagems == ("last_stand",)]
+    assert sorted(b.rearguard for b in stands) == [0, 1, 3]
     assert all(ai.STRATAGEM_BY_KEY[k].effect is not None for b in bids for k in b.stratagems)
     assert ai.Bid("attack", ("feint",)) in bids
     # Alike rearguards give the same odds against anything (what makes keeping one of them exact).
@@ -236,3 +239,32 @@ def test_the_link_budget_counts_policy_2s_bids():
     game_2 = hard_battle(2, weeks=4)
     game_1 = replace(game_2, setup={k: v for k, v in game_2.setup.items() if k != "policy"})
     assert games.app_move_work(game_2) > games.app_move_work(game_1) > 0
+
+
+def test_rearguards_of_the_same_pool_give_the_same_figures_for_every_aim():
+    """What makes keeping one rearguard of each pool exact (HR-AI-2: casualties land one at a time,
+    so how many land and whether the army is destroyed do not depend on who stands first)."""
+    compared = 0
+    for state, label in positions(30):
+        public = ai.public_state(state)
+        for side in (0, 1):
+            for combo in ((), ("deception",), ("covering_fire",)):
+                if not all(ai.can_use_stratagem(public, side, k, "withdraw") for k in combo):
+                    continue
+                by_dice: dict[int, list[int]] = {}
+                for rear in public.alive(side):
+                    pool = ai.outcome_odds(public, (ai.Bid("withdraw", combo, rear), ai.Bid("block"))
+                                           if side == 0 else (ai.Bid("block"), ai.Bid("withdraw", combo, rear))).pools[side]
+                    by_dice.setdefault(pool.dice, []).append(rear)
+                for rears in by_dice.values():
+                    for enemy in ai.MANEUVERS:
+                        figures = set()
+                        for rear in rears:
+                            mine = ai.Bid("withdraw", combo, rear)
+                            theirs = ai.Bid(enemy, (), public.rearguards[1 - side] if enemy == "withdraw" else None)
+                            pair = (mine, theirs) if side == 0 else (theirs, mine)
+                            odds = ai.outcome_odds(public, pair)
+                            figures.add(tuple(ai.payoff(odds, side, aim, public) for aim in ai.AIMS))
+                        assert len(figures) == 1, (label, side, combo, rears, enemy)
+                        compared += len(rears) > 1
+    assert compared > 20

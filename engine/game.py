@@ -415,6 +415,14 @@ def new_game(kind: str, setup: Mapping[str, Any], rules: Mapping[str, Any] | Non
     ``rules`` maps variant keys to choices (``None`` for the defaults); ``seed`` is
     a whole number from 0 to :data:`MAX_SEED`, or ``None`` for a fresh one.
     """
+    stamp = getattr(system(kind), "stamp_setup", None)
+    if stamp is not None:  # only a new game names today's versions (HR-AI-15); validate keeps a game's own
+        setup = stamp(setup)
+    return _made_game(kind, setup, rules, seed)
+
+
+def _made_game(kind: str, setup: Mapping[str, Any], rules: Mapping[str, Any] | None, seed: int | None) -> Game:
+    """:func:`new_game` of a setup as it is (a game read from a save or a link: :func:`validate`)."""
     mod = system(kind)
     if seed is None:
         seed = new_seed()
@@ -677,7 +685,7 @@ def validate(game: Game) -> Game:
         raise GameError("A game's actions must be a list")
     if not isinstance(game.rules, Mapping) or not isinstance(game.setup, Mapping):
         raise GameError("A game's rules and setup must be objects")
-    checked = new_game(game.kind, game.setup, game.rules, game.seed)
+    checked = _made_game(game.kind, game.setup, game.rules, game.seed)
     check_replay_work(game.kind, game.setup, game.actions)
     if not isinstance(game.position, int) or isinstance(game.position, bool) \
             or not 0 <= game.position <= len(game.actions):

@@ -80,6 +80,9 @@ OPTIONAL_HOOKS: dict[str, str] = {
     "check_app_move": "check_app_move(game, state, action) -> None: raise the RuleError (HR-AI-14, HR-OIC-4) "
                       "when action is a move of a side the app plays that the app does not make in state "
                       "(engine.game.check_app_moves: games from outside; issue 35)",
+    "stamp_setup": "stamp_setup(setup) -> dict: a new game's setup naming the versions of today's app that a "
+                   "save or a link must keep (the battle's app general's policy, HR-AI-15); engine.game.new_game "
+                   "calls it, validate never",
     "app_move_work": "app_move_work(setup, actions) -> int: what checking the app's moves costs, told before "
                      "checking (engine.game.MAX_APP_MOVE_WORK)",
     "record_part": "record_part(state, game) -> (facts, sections): the system's part of the printable "

@@ -63,7 +63,7 @@ def grid_bench(count: int = 10, units: int = 40, seed: int = 17) -> dict[str, An
         found = ai.advice(state, 0, "net")
         times.append((time.perf_counter() - started) * 1000)
         dice.append(max(ai.dice_pool(state, s, m).dice for s in (0, 1) for m in ai.MANEUVERS))
-        assert len(found.grid) == 6
+        assert len(found.grid) >= 6  # a row per maneuver, more where the mix uses two forms of one
     times.sort()
     return {"median_ms": statistics.median(times), "p95_ms": times[min(len(times) - 1, round(0.95 * (len(times) - 1)))],
             "max_ms": times[-1], "count": count, "largest_pool": max(dice)}

@@ -73,8 +73,10 @@ from .advice import (
     advised_name,
     bid_name,
     candidate_bids,
+    legal_bids,
     mix_text,
     payoff,
+    plain_advice,
     public_state,
 )
 from .odds import MOVEMENT_NAMES, MOVEMENTS, OutcomeOdds, SideOdds, as_bid, outcome_odds, week_odds, withdraw_route
@@ -122,7 +124,7 @@ from .rules import (
     week_pools,
 )
 from .seats import seat_action, seat_private, seats
-from .setup import APP_LEVELS, CONTROLLERS, app_levels, example_setup, jibril_division, normalize_setup
+from .setup import APP_LEVELS, CONTROLLERS, app_levels, example_setup, jibril_division, normalize_setup, stamp_setup
 from .steps import describe, equipment, replay_work, standing, start, status, step, undo_warning
 from .tables import (
     FALLBACK,
@@ -149,6 +151,8 @@ from .values import (
     OLD_RULINGS_NOTE,
     OPENING_RULES,
     PHASES,
+    POLICIES,
+    POLICY,
     READS_BOTH,
     READS_WINNER,
     RULINGS,
@@ -178,7 +182,7 @@ __all__ = [
     "ArgumentError", "BadArgument", "normalize_setup", "normalize_action", "start", "step", "describe",
     "public_game", "seats", "seat_private", "seat_action", "upgrade",
     "standing", "status", "undo_warning", "equipment", "replay_work", "record_part", "SETTING_WORDS",
-    "check_app_move", "app_move_work",
+    "check_app_move", "app_move_work", "stamp_setup", "POLICIES", "POLICY",
     # tables (tables.py)
     "MANEUVERS", "MANEUVER_NAMES", "TIERS", "TIER_NAMES", "TIER_MARGINS", "SOURCE_TABLES", "FALLBACK",
     "FALLBACK_NOTE", "MATCHUPS", "matchup", "TURN_PHASES", "JIBRIL_DIVISION", "JIBRIL_NOTE",
@@ -200,6 +204,6 @@ __all__ = [
     "check_leave", "can_leave", "check_change_armies", "can_change_armies",
     # odds (odds.py), the staff officer (advice.py), the app's general (opponent.py)
     "week_odds", "outcome_odds", "OutcomeOdds", "SideOdds", "MOVEMENTS", "MOVEMENT_NAMES", "withdraw_route", "as_bid",
-    "AIMS", "AIM_NAMES", "Advice", "GridCell", "public_state", "candidate_bids", "advice", "payoff", "mix_text",
+    "AIMS", "AIM_NAMES", "Advice", "GridCell", "public_state", "candidate_bids", "advice", "plain_advice", "legal_bids", "payoff", "mix_text",
     "bid_name", "advised_name", "LEVELS", "LEVEL_LABELS", "app_bid", "app_turn", "undo_target",
 ]

@@ -19,8 +19,18 @@ from typing import Any
 from .. import zerosum
 from ..game import ArgumentError, Game, RuleError, replay
 from ..text import brief_repr
-from .advice import advice, bid_name, mix_text, public_state, stated_stratagems
-from .referee import normalize_action
+from .advice import (
+    AIM_NAMES,
+    POLICY_AIM,
+    advice,
+    best_answer_to_plain,
+    bid_name,
+    mix_text,
+    plain_advice,
+    public_state,
+    stated_stratagems,
+)
+from .referee import WHY_MAX, normalize_action
 from .rules import dice_pool
 from .setup import app_levels
 from .steps import start
@@ -28,7 +38,7 @@ from .tables import MANEUVERS
 from .values import KIND, Bid, side_arg
 
 __all__ = ["LEVELS", "LEVEL_LABELS", "app_bid", "app_turn", "undo_target", "check_app_move", "app_move_work",
-           "ADVICE_WORK", "DIE_WORK", "EASY_WORK"]
+           "ADVICE_WORK", "DIE_WORK", "EASY_WORK", "FULL_BIDS"]
 
 
 #: How well the app plays an army (setup ``"level"``).
@@ -58,9 +68,13 @@ def app_bid(state: Any, side: int, level: str, seed: int) -> dict[str, Any]:
 
     * ``"easy"``: a random legal bid (a maneuver, each stated stratagem it qualifies for
       with even odds, a random rearguard for a Withdraw);
-    * ``"normal"``: the best answer (net casualties) to an enemy that declares each of
-      its six bids alike (:func:`engine.zerosum.best_response`);
-    * ``"hard"``: a draw from the equilibrium mix for net casualties (unexploitable).
+    * ``"normal"``: the best answer to an enemy that declares each of its six bids alike
+      (net casualties over the 6×6 grid in a battle of policy 1; in a battle of policy 2, the
+      aim "winning the battle" over every legal bid, :func:`~engine.ascension.advice.best_answer_to_plain`);
+    * ``"hard"``: a draw from an equilibrium mix: for "winning the battle", of the game over every
+      legal bid of both sides (:func:`~engine.ascension.advice`) in a battle of policy 2; for net
+      casualties, of the 6×6 grid of :func:`~engine.ascension.plain_advice` in a battle of policy 1 (HR-AI-15: the
+      battle's ``state.policy``, from its setup; kept so its links still check, HR-AI-14).
 
     ``seed`` is the game's seed: the draws come from a generator seeded from it and the
     public battle, so a replay decides the same and no one at the table can foresee it.
@@ -78,7 +92,19 @@ def app_bid(state: Any, side: int, level: str, seed: int) -> dict[str, Any]:
         rear = rng.choice(public.alive(side)) if maneuver == "withdraw" else None
         bid = Bid(maneuver, keys, rear)
         return _action(side, bid, f"Easy: a random legal bid — {bid_name(bid)}")
-    found = advice(public, side, "net")
+    if state.policy >= 2:  # HR-AI-15: the aim of the battle, over every legal bid (issue 34, 13 and 14)
+        aim = AIM_NAMES[POLICY_AIM]
+        if level == "normal":
+            bid, gain = best_answer_to_plain(public, side, POLICY_AIM)
+            return _action(side, bid, f"Normal: {bid_name(bid)} is the best answer to any plain enemy maneuver "
+                                      f"alike, for {aim} ({float(gain):+.2f} on the battle's balance on average)")
+        found = advice(public, side, POLICY_AIM)
+        bid = _draw(rng, found)
+        head = f"Hard: drew {bid_name(bid)} from the plan for {aim} that holds whatever the enemy declares"
+        tail = f"{float(found.value):+.2f} on the battle's balance at worst"
+        why = f"{head} ({mix_text(found.own, found.mix)}; {tail})"
+        return _action(side, bid, why if len(why) <= WHY_MAX else f"{head} ({tail})"[:WHY_MAX])
+    found = plain_advice(public, side, "net")
     if level == "normal":
         uniform = tuple(Fraction(1, len(found.enemy)) for _ in found.enemy)
         answer = zerosum.best_response(found.matrix, uniform)
@@ -87,6 +113,14 @@ def app_bid(state: Any, side: int, level: str, seed: int) -> dict[str, Any]:
         return _action(side, found.own[pick],
                        f"Normal: {bid_name(found.own[pick])} is the best answer to any enemy bid alike "
                        f"({gain:+.2f} net casualties on average)")
+    bid = _draw(rng, found)
+    return _action(side, bid, f"Hard: drew {bid_name(bid)} from the equilibrium mix "
+                              f"({mix_text(found.own, found.mix)}; worth {float(found.value):+.2f} net casualties "
+                              "against the enemy's plain maneuvers)")
+
+
+def _draw(rng: random.Random, found: Any) -> Any:
+    """The bid of ``found``'s mix that one draw of ``rng`` picks (the shares in order, as floats)."""
     draw = rng.random()
     total, pick = 0.0, 0
     for i, p in enumerate(found.mix):
@@ -95,11 +129,7 @@ def app_bid(state: Any, side: int, level: str, seed: int) -> dict[str, Any]:
             total += float(p)
             if draw < total:
                 break
-    return _action(side, found.own[pick],
-                   f"Hard: drew {bid_name(found.own[pick])} from the equilibrium mix "
-                   f"({mix_text(found.own, found.mix)}; worth {float(found.value):+.2f} net casualties "
-                   "whatever the enemy declares)")
-
+    return found.own[pick]
 
 def app_turn(game: Any) -> tuple[int, str] | None:
     """(side, level) when the app must bid now in ``game``: the battle is at the week's bids, an
@@ -195,6 +225,44 @@ def _largest_pool(setup: Mapping[str, Any], actions: Any) -> int:
     return largest
 
 
+#: HR-AI-15, policy 2: the Hard general's week costs the policy-1 week's work times
+#: ``1 + bids / FULL_BIDS`` for the legal bids of both sides (:func:`_bids_bound`; measured cold on
+#: CPython over seeded random and stratagem-rich armies, weeks 1-6: at most about half the estimate).
+FULL_BIDS = 60
+#: The bids of an army besides its Withdraws: Defend with any of its four stated stratagems (16),
+#: Block with Harassing Fire and Delay (4), Attack with Feint (2), Skirmish, Shock Attack.
+_OTHER_BIDS = 16 + 4 + 2 + 1 + 1
+
+
+def _bids_bound(setup: Mapping[str, Any], joined: int, week: int) -> int:
+    """At most how many bids :func:`~engine.ascension.legal_bids` gives both armies in ``week``:
+    the other maneuvers with the combinations of the stratagems the army qualified for at the
+    start (a prerequisite is only lost as units fall; :data:`_OTHER_BIDS` once a unit joined or
+    was corrected), a Withdraw with each of its stratagem combinations (8 once a unit joined)
+    and each kind of rearguard: the kinds as set up, two more a week (casualties land on one unit
+    at a time, HR-AI-2, so a week leaves at most one unit partly hit, and a new vanguard, HR-AI-3,
+    stands apart) and one a unit that joined or was corrected, never more than the army's units."""
+    from .advice import _rearguard_choices, stated_stratagems
+
+    known = next((found for key, found in _KINDS if key is setup), None)
+    if known is None:
+        state = start(setup)
+        known = tuple((len(_rearguard_choices(state, s)), 1 << len(stated_stratagems(state, s, "withdraw")),
+                       len(state.armies[s].units),
+                       sum(1 << len(stated_stratagems(state, s, m)) for m in MANEUVERS if m != "withdraw"))
+                      for s in (0, 1))
+        _KINDS.insert(0, (setup, known))
+        del _KINDS[4:]
+    total = 0
+    for kinds, combos, units, others in known:
+        kinds = min(units + joined, kinds + 2 * week + joined)
+        total += (8 if joined else combos) * kinds + (_OTHER_BIDS if joined else others)
+    return total
+
+
+_KINDS: list[tuple[Any, Any]] = []  # (setup, per army (rearguard kinds, withdraw combos, units)) last asked
+
+
 def app_move_work(setup: Mapping[str, Any], actions: Any) -> int:
     """HR-AI-14: the work of checking the app general's bids of a battle (see
     :func:`engine.game.app_move_work`), from the (normalized) setup and the actions: each week
@@ -205,16 +273,22 @@ def app_move_work(setup: Mapping[str, Any], actions: Any) -> int:
     if levels == (None, None):
         return 0
     per_week = ADVICE_WORK + DIE_WORK * _largest_pool(setup, actions)
-    work, advised = 0, False
+    full = setup.get("policy", 1) != 1  # HR-AI-15: policy 2's generals weigh every legal bid
+    work, done, week, joined = 0, set(), 1, 0
     for action in actions:
         kind = action.get("type") if isinstance(action, Mapping) else None
         if kind == "roll" or kind == "leave":
-            advised = False
+            done = set()
+            week += 1
+        elif kind in ("join", "correct"):
+            joined += 1
         elif kind == "bid" and action.get("side") in (0, 1) and not isinstance(action.get("side"), bool):
             level = levels[action["side"]]
             if level == "easy":
                 work += EASY_WORK
-            elif level is not None and not advised:
-                work += per_week
-                advised = True
+            elif level is not None and (level if full else "advice") not in done:
+                # policy 1: the staff officer's numbers, shared by both armies' bids; policy 2: each
+                # level's own (the other army's same level shares its odds)
+                work += per_week + (per_week * _bids_bound(setup, joined, week) // FULL_BIDS if full else 0)
+                done.add(level if full else "advice")
     return work

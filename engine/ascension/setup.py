@@ -31,7 +31,7 @@ from typing import Any
 from ..game import ArgumentError, SetupError
 from ..text import key_text, setup_text, shown
 from .tables import JIBRIL_DIVISION
-from .values import STATS, TRAITS, Army, General, Unit
+from .values import POLICIES, POLICY, STATS, TRAITS, Army, General, Unit
 
 _TEXT_MAX = 60
 _STAT_MAX = 99
@@ -105,7 +105,11 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
     """
     if not isinstance(setup, Mapping):
         raise SetupError("The setup must be an object with named fields")
-    _keys(setup, {"armies", "spectator", "old_rulings"}, "Setup")
+    _keys(setup, {"armies", "spectator", "old_rulings", "policy"}, "Setup")
+    policy = setup.get("policy", 1)
+    if policy not in POLICIES or isinstance(policy, bool):
+        raise SetupError(f"Setup: HR-AI-15: the app general's policy is {' or '.join(map(str, POLICIES))} "
+                         f"(got {shown(policy)})")
     spectator = _flag(setup, "spectator", "a spectator's copy")
     old_rulings = _flag(setup, "old_rulings", "a game played before the AI-16 and AI-19 rulings")
     armies = setup.get("armies")
@@ -150,7 +154,24 @@ def normalize_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
         result["spectator"] = True
     if old_rulings:
         result["old_rulings"] = True
+    if policy != 1:
+        result["policy"] = policy
     return result
+
+
+def stamp_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
+    """HR-AI-15: a new battle's setup names today's policy of the app's general (:data:`POLICY`)
+    when the app plays an army and the setup names none (a setup made elsewhere keeps its own).
+    Only a new game is stamped (``engine.game.new_game``); a game read from a save or a link
+    keeps what it names (none: policy 1)."""
+    if not isinstance(setup, Mapping):
+        return setup  # refused by normalize_setup
+    armies = setup.get("armies")
+    app = isinstance(armies, (list, tuple)) and any(isinstance(a, Mapping) and a.get("controller") == "app"
+                                                    for a in armies)
+    if not app or "policy" in setup or setup.get("spectator"):
+        return dict(setup)
+    return {**setup, "policy": POLICY}
 
 
 #: Who plays an army (setup ``"controller"``): people at the table, or the app (issue 17).

@@ -48,7 +48,7 @@ def start(setup: Mapping[str, Any], rules: Mapping[str, Any] | None = None,
         week=1, phase="bid", bids=(None, None), switched=(False, False), weeks=(), phases_done=(),
         rules=tuple(sorted((key, freeze(value)) for key, value in rules.items())),  # house tables frozen
         spectator=bool(setup.get("spectator")),
-        old_rulings=bool(setup.get("old_rulings")))
+        old_rulings=bool(setup.get("old_rulings")), policy=setup.get("policy", 1))
 
 
 def step(state: BattleState, action: Mapping[str, Any], rules: Mapping[str, Any] | None = None,

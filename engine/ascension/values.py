@@ -127,25 +127,44 @@ HOUSE_RULES: Mapping[str, str] = MappingProxyType({
                 "into the three-hex arc from its route; \"back up route\" or \"head back\" — it must head back "
                 "up its route; a cell that says only \"Withdraw Succeeds\" names no direction.",
     "HR-AI-13": "The staff officer (advice behind the curtain, and the app's general) reads only what both "
-                "sides can see: the two armies, never a sealed bid. Each maneuver is weighed with the "
-                "stratagems whose effect is stated, when they raise its payoff; a Defend with Counter Attack "
-                "switches whenever it may. Aims: net casualties (expected casualties landed on the enemy "
-                "minus those landed on you), getting away (the chance your army leaves the battle by a "
-                "Withdraw) and holding the hex (the chance your army is still in the hex after the week: "
-                "not withdrawn, fallen back or destroyed). The recommendation is the best plan against the "
-                "worst the enemy can do among the maneuvers weighed, worked out exactly.",
+                "sides can see: the two armies, never a sealed bid. It weighs every bid either side may "
+                "declare: every combination of the stratagems whose effect is stated, every rearguard, a "
+                "Counter Attack switched or not as its general likes best. Aims: net casualties (expected "
+                "casualties landed on the enemy minus those landed on you), getting away (the chance your army "
+                "leaves the battle by a Withdraw), holding the hex (the chance your army is still in the hex "
+                "after the week: not withdrawn, fallen back or destroyed) and winning the battle (the balance "
+                "the app's general plays for). The recommendation is the best plan against the worst "
+                "the enemy can do with any bid it may declare, worked out exactly; the grid shows, for each "
+                "maneuver, the bids the plans use.",
     "HR-AI-14": "The app's general bids from the game's seed and what both sides can see, never from a "
                 "link: a battle that comes from another device (a link or an imported file) opens only if "
                 "every bid of an army the app plays is the bid the app's general makes there; otherwise it "
                 "is refused and nothing is saved. Your own saves on this tablet open as they are. Checking "
                 "takes time, so a battle against the app holds as many of its weeks as its link can carry "
-                "checked (about 30 weeks with armies of stats up to 6; fewer with stronger ones): past that, "
+                "checked (about 30 weeks with armies of stats up to 6 against the general of policy 1, about "
+                "10 against the Normal or Hard general of policy 2, HR-AI-15, which weighs every bid; fewer "
+                "with stronger armies or more stratagems): past that, "
                 "the app's general does not bid, and you go on in a new battle.",
+    "HR-AI-15": "The app's general keeps the policy its battle was started with, so a battle's links and "
+                "saves open whatever version of the app reads them. Policy 2 (battles started from this "
+                "version on): the general plays for winning the battle (+1 when the enemy leaves the hex — "
+                "driven off, fallen back or withdrawn — and it holds it, −1 the other way, ½ more for an "
+                "army destroyed, and a quarter of the share of each army's strength lost this week, which "
+                "weighs on the weeks after) and weighs every bid it may declare; Hard draws from the plan that holds "
+                "against every bid the enemy may declare (every combination of stratagems, every rearguard, "
+                "a Counter Attack switched or not); Normal answers the enemy's six plain maneuvers alike. "
+                "Policy 1 (battles started before): both count net casualties, each maneuver with at most one "
+                "stratagem, against the enemy's plain maneuvers. Easy plays the same in both.",
 })
+
+#: The app general's policy versions (HR-AI-15): a battle's setup names the one it was started
+#: with (``"policy"``; a setup without it is of policy 1); a new battle gets :data:`POLICY`.
+POLICIES: tuple[int, ...] = (1, 2)
+POLICY = 2
 
 #: The house rules about opening a game from outside (the app's moves checked, issue 35): shown
 #: with the others, not part of a game's printed record (engine.record).
-OPENING_RULES: tuple[str, ...] = ("HR-AI-14",)
+OPENING_RULES: tuple[str, ...] = ("HR-AI-14", "HR-AI-15")
 
 #: RULES.md clauses that are rulings (the app's reading where the source is silent).
 RULINGS: tuple[str, ...] = ("AI-1", "AI-2", "AI-5", "AI-6", "AI-7", "AI-9", "AI-10", "AI-11", "AI-12", "AI-14",
@@ -462,6 +481,7 @@ class BattleState:
     spectator: bool = False
     old_rulings: bool = False
     whys: tuple[str, str] = ("", "")  # the app general's one-line reasons for this week's bids
+    policy: int = 1  # HR-AI-15: the app general's policy version the battle was started with
 
     @property
     def settings(self) -> dict[str, Any]:

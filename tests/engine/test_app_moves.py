@@ -283,4 +283,4 @@ def test_the_house_rules_say_the_budget_as_it_is():
     assert 25 <= weeks <= 35 and "about 30 weeks" in ai.HOUSE_RULES["HR-AI-14"]
     cards = games.MAX_APP_MOVE_WORK // opponent.HARD_WORK
     assert 180 <= cards <= 230 and "about 200 cards" in oic.HOUSE_RULES["HR-OIC-4"]
-    assert ai.OPENING_RULES == ("HR-AI-14",) and oic.OPENING_RULES == ("HR-OIC-4",)
+    assert ai.OPENING_RULES == ("HR-AI-14", "HR-AI-15") and oic.OPENING_RULES == ("HR-OIC-4",)

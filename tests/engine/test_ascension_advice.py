@@ -37,8 +37,11 @@ def test_the_grid_is_outcome_odds_and_the_mix_an_equilibrium(aim, side):
             assert cell.gets_away == odds.sides[side].gets_away
             assert cell.inflicted == odds.sides[1 - side].mean_landed and cell.taken == odds.sides[side].mean_landed
             assert cell.falls_back == odds.sides[side].falls_back
-            expected = {"net": cell.inflicted - cell.taken, "away": cell.gets_away,
-                        "hold": odds.sides[side].remains}[aim]
+            own, enemy = odds.sides[side], odds.sides[1 - side]
+            strength = [sum(u.armour or u.size or 1 for u in army.units) for army in state.armies]  # undamaged
+            expected = {"net": cell.inflicted - cell.taken, "away": cell.gets_away, "hold": own.remains,
+                        "battle": own.remains - enemy.remains + (enemy.destroyed - own.destroyed) / 2
+                        + (cell.inflicted / strength[1 - side] - cell.taken / strength[side]) / 4}[aim]
             assert found.matrix[i][j] == cell.payoff == expected
     assert sum(found.mix) == 1 and zerosum.exploitability(found.matrix, found.mix) == 0
     assert found.value == zerosum.solve(found.matrix).value
@@ -190,7 +193,7 @@ def test_the_staff_officer_speaks_as_a_staff_officer():
     assert away.outlook() == "To get away: 100% unless they Block (then 0%)."
     assert [v for v in away.against()] == [away.grid[0][j].payoff for j in range(6)]
     hold = ai.advice(state, 0, "hold")
-    assert "(with Hold the Line, if you pick it)" in hold.recommendation()
+    assert hold.recommendation() == "A careful general declares Skirmish"  # holds against every bid (item 13)
     assert hold.outlook() == "To hold the hex: 100%, whatever they declare."
     net = ai.advice(state, 0, "net")
     assert net.outlook().startswith("Casualties a week, on average: at worst ") and "net" not in net.outlook()

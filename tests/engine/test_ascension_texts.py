@@ -350,7 +350,7 @@ def test_the_settings_and_the_house_rules():
     assert [v.key for v in ai.VARIANTS] == ["success", "reads", "dice", "house_tables"]
     assert [v.default for v in ai.VARIANTS[:3]] == ["d6/4+", "both", "app"]
     assert [v.rule_id for v in ai.VARIANTS] == ["AI-6", "AI-10", "HR-AI-7", "AI-11"]
-    assert list(ai.HOUSE_RULES) == [f"HR-AI-{i}" for i in range(1, 15)]
+    assert list(ai.HOUSE_RULES) == [f"HR-AI-{i}" for i in range(1, 16)]
     assert len(ai.VARIANTS[0].choices) == 5 + 7 + 9
     assert ai.VARIANTS[0].describe("d6/4+") == "d6, a success on 4 or more (the app's ruling)"
     state = replay(game_of(setup(), {"dice": ai.DICE_APP}))

@@ -1032,6 +1032,9 @@ def test_a_player_characters_phone_takes_its_own_turn_and_another_seats_is_refus
         assert len(after.actions) == len(game.actions) + 1
         hero.wait_for_selector("[data-testid=seat-hand] .seat-say:has-text('Round 1: ')")
         assert hero.locator("[data-action='join:ini-fire']").count() == 0  # not its turn now
+        assert hero.locator("[data-testid=seat-no-card]").inner_text() == \
+            "Hero has no card left to act on this round (CS-5)."
+        phone_shots(hero, "consim-seat-waiting")
         # Medic's card: its phone says done (CS-5).
         while (state := replay(game := saved_game(page))).turns[cs.current_turn(state)].combatant != 1:
             tablet_next(page, 1)

@@ -493,6 +493,9 @@ class JoinView:
         cards = _cards(p.get("cards"))
         say = f"Your turn: {me.name} acts on the {cards[0].label} (CS-5)." if acting and cards else cs.status(st)
         head = []
+        if not cards and me is not None and p.get("phase") == "round":
+            head.append(h("p", {"class": "muted small", "data-testid": "seat-no-card"},
+                          f"{me.name} has no card left to act on this round (CS-5)."))
         if cards:
             picking = shot["long"] is not None
             tiles = [card_button(c, "join:ini-long-card", str(c), "selected" if str(c) in shot["long"] else "",
@@ -556,7 +559,7 @@ class JoinView:
                            button(f"Fire at {', '.join(t['name'][:20] for t in targets if t['at'] in chosen)}"
                                   if chosen else "Fire", "join:ini-fire", cls="btn primary",
                                   disabled=not live or not chosen or "shoot" not in may or p.get("own_dice") is True),
-                           button("Long action…", "join:ini-long", cls="btn",
+                           button("Long action", "join:ini-long", cls="btn",
                                   disabled=not live or "long" not in may or len(cards) < 2),
                            button("Done ▸", "join:ini-next", cls="btn", disabled=not live or "next" not in may,
                                   aria_label="Done: pass this card (CS-5)")))

@@ -498,8 +498,9 @@ class JoinView:
                           f"{me.name} has no card left to act on this round (CS-5)."))
         if cards:
             picking = shot["long"] is not None
-            tiles = [card_button(c, "join:ini-long-card", str(c), "selected" if str(c) in shot["long"] else "",
-                                 size="pick", pressed=str(c) in shot["long"], disabled=not live or n == 0,
+            tiles = [card_button(c, "join:ini-long-card", str(c), "selected" if n == 0 or str(c) in shot["long"]
+                                 else "", size="pick", pressed=n == 0 or str(c) in shot["long"],
+                                 disabled=not live or n == 0,
                                  label=f"Spend the {c.name}" + (" (this turn's card)" if n == 0 else ""))
                      if picking else card_view(c, "pick", label=f"Your {c.name}") for n, c in enumerate(cards)]
             head.append(h("div", {"class": "hand seat-cards ini-seat-cards", "role": "group",

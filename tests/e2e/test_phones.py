@@ -21,7 +21,7 @@ from engine import game as games
 from engine.game import apply, new_game
 
 from .conftest import READY, open_app
-from .tablet import assert_app_ok, assert_escape_closes_drawer
+from .tablet import assert_app_ok, assert_escape_closes_drawer, assert_on_screen
 from .test_consim import DOUBLE_TAP_MS, PATIENCE, ROUTE, expected_setup, saved_game
 
 #: The Observer's combatants (CS-3, privacy on): never on the phone.
@@ -659,8 +659,10 @@ def campaign_game(page):
     return codec.loads(raw[0])[0]
 
 
-def pair_player(tablet, new_device, label: str, seat: str):
-    device = new_device(viewport=PHONE, has_touch=True)
+def pair_player(tablet, new_device, label: str, seat: str, **device):
+    """"Invite" beside the player's seat, the phone (``device``: more of its context's
+    arguments) opens the link, the tablet takes its answer; the phone shows its seat."""
+    device = new_device(viewport=PHONE, has_touch=True, **device)
     device.add_init_script(RECORD_WIRE)
     phone = device.new_page()
     phone.set_default_timeout(PATIENCE)
@@ -1205,3 +1207,139 @@ def test_offline_the_site_makes_both_codes_and_says_plainly_what_chromium_blocks
     finally:
         tablet_context.close()
         phone_context.close()
+
+
+# --------------------------------------------------------------------------- player seats (CONSIM)
+#: A non-player combatant the Observer keeps in the players' sight (HR-CS-8): the one target
+#: a player's phone may pick (the Riflemen and the Sniper are hidden: absent from it).
+LOOKOUT = {"name": "Lookout", "side": 1, "grain": "individual", "training": "untrained", "weapon": [],
+           "player": False, "hidden": False}
+#: Where to put the phone's screenshots (light and dark, 360×740 and 390×844), when set.
+SHOTS_DIR = "CT_SEAT_SHOTS"
+
+
+def lookout_game():
+    """:func:`dealt_game` with the Lookout in sight: A♠ Rifleman 3, J♠ Rifleman 4, 9♠ Hero,
+    9♦ Lookout, 8♦ Rifleman 1, 7♠ Rifleman 2, 7♥ Sniper, 7♣ Medic, 4♦ Driver."""
+    setup = expected_setup()
+    setup["combatants"].append(LOOKOUT)
+    return apply(new_game(cs.KIND, setup, None, seed=2**127 + 99), {"type": "deal", "advantages": {}})
+
+
+def tablet_next(tablet, times: int) -> None:
+    """"Next ▸" on the tablet ``times``, a person's pause between (TapGuard), each saved."""
+    for _ in range(times):
+        before = saved_game(tablet).position
+        tablet.wait_for_timeout(DOUBLE_TAP_MS + 50)
+        tablet.get_by_role("button", name="Next ▸").tap()
+        for _ in range(100):
+            if saved_game(tablet).position > before:
+                break
+            tablet.wait_for_timeout(50)
+
+
+def phone_shots(phone, name: str) -> None:
+    """The seat's panel as a player sees it, light and dark, at both phone sizes (when asked)."""
+    import os
+    from pathlib import Path
+
+    where = os.environ.get(SHOTS_DIR)
+    if not where:
+        return
+    for size in (PHONE, {"width": 390, "height": 844}):
+        phone.set_viewport_size(size)
+        for scheme in ("light", "dark"):
+            phone.emulate_media(color_scheme=scheme)
+            phone.wait_for_timeout(200)
+            phone.screenshot(path=str(Path(where) / f"{name}-{size['width']}x{size['height']}-{scheme}.png"))
+    phone.emulate_media(color_scheme="light")
+    phone.set_viewport_size(PHONE)
+
+
+def test_a_player_characters_phone_takes_its_own_turn_and_another_seats_is_refused(page, base_url, new_device):
+    """CS-5 on phones: Hero's phone fires at the Lookout on Hero's card (the only target it is
+    offered: the Observer's hidden combatants are absent from it); Medic's "done" on Hero's
+    turn is refused with CS-5; on Medic's card its phone says done. Everything a turn needs is
+    on a 360×740 screen; neither phone is ever sent a hidden name."""
+    from engine.game import replay
+
+    page.set_default_timeout(PATIENCE)
+    open_app(page, f"{base_url}{ROUTE}?g={codec.encode_share(lookout_game())}", timeout=PATIENCE)
+    page.wait_for_selector("[data-testid=current-actor]")
+    page.get_by_role("button", name="Players' phones…").tap()
+    assert page.get_by_role("button", name="Invite Driver (Players)'s phone").count() == 1  # a seat per PC (CS-1)
+    devices, phones = [], {}
+    try:
+        for name, seat in (("Hero", "combatant-0"), ("Medic", "combatant-1")):
+            device, phones[name] = pair_player(page, new_device, f"{name} (Players)", seat,
+                                               bypass_csp=name == "Hero")  # Hero's: axe-core audits it
+            devices.append(device)
+        hero, medic = phones["Hero"], phones["Medic"]
+        for phone in phones.values():  # whose turn it is, in the players' words
+            assert "the Observer's combatants are acting" in phone.locator("[data-testid=seat-hand]").inner_text()
+        assert hero.locator("[data-testid=seat-cards] [data-card]").evaluate_all(
+            "els => els.map(e => e.dataset.card)") == ["9S"]
+        page.keyboard.press("Escape")
+        tablet_next(page, 2)  # the two hidden cards: then Hero's 9♠
+        game = saved_game(page)
+        wait_position(hero, game.position)
+        hero.wait_for_selector("[data-testid=seat-hand] .seat-say:has-text('Your turn: Hero acts on the 9♠')")
+        targets = hero.locator("[data-testid=seat-targets] > button")
+        assert targets.all_inner_texts() == ["Lookout"]
+        assert_big_enough(hero, "[data-testid=seat-hand] button")
+        hero.wait_for_timeout(DOUBLE_TAP_MS + 50)
+        targets.first.tap()
+        fire = hero.get_by_role("button", name="Fire at Lookout")
+        done = hero.get_by_role("button", name="Done: pass this card (CS-5)")
+        assert_on_screen(hero, hero.locator("[data-testid=seat-hand]"), fire, done)
+        assert hero.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        phone_shots(hero, "consim-seat-turn")
+        from .test_shell import axe_serious
+
+        assert axe_serious(hero) == []
+        # Another seat's turn: Medic's "done" while Hero acts is refused with its clause.
+        assert medic.get_by_role("button", name="Done: pass this card (CS-5)").count() == 0
+        token = medic.evaluate("() => Object.entries(localStorage).find(([k]) => k.startsWith("
+                               "'ct:v1:seat-token:'))[1]")
+        medic.evaluate("m => window.ctWire.send(1, m)", json.dumps(
+            {"v": 1, "type": "act", "seat": "combatant-1", "token": token, "n": game.position,
+             "action": {"type": "next"}}))
+        refusal = medic.wait_for_selector("[data-testid=seat-refused]").inner_text()
+        assert refusal.startswith("CS-5") and "not Medic's turn" in refusal
+        assert saved_game(page).actions == game.actions
+        # Hero fires (CS-8): the tablet takes it; the turn moves on to the Lookout (CS-5).
+        hero.wait_for_timeout(DOUBLE_TAP_MS + 50)
+        fire.dblclick()  # a double tap fires once (HR-SEAT-4)
+        for phone in phones.values():
+            wait_position(phone, game.position + 1)
+        after = saved_game(page)
+        shot = dict(after.actions[-1])
+        assert (shot["type"], shot["shooter"], shot["targets"], shot["mode"]) == ("shoot", 0, [8], "aimed")
+        assert len(after.actions) == len(game.actions) + 1
+        hero.wait_for_selector("[data-testid=seat-hand] .seat-say:has-text('Round 1: ')")
+        assert hero.locator("[data-action='join:ini-fire']").count() == 0  # not its turn now
+        assert hero.locator("[data-testid=seat-no-card]").inner_text() == \
+            "Hero has no card left to act on this round (CS-5)."
+        phone_shots(hero, "consim-seat-waiting")
+        # Medic's card: its phone says done (CS-5).
+        while (state := replay(game := saved_game(page))).turns[cs.current_turn(state)].combatant != 1:
+            tablet_next(page, 1)
+        wait_position(medic, game.position)
+        medic.wait_for_selector("[data-testid=seat-hand] .seat-say:has-text('Your turn: Medic acts on the 7♣')")
+        phone_shots(medic, "consim-seat-medic")
+        medic.wait_for_timeout(DOUBLE_TAP_MS + 50)
+        medic.get_by_role("button", name="Done: pass this card (CS-5)").tap()
+        wait_position(medic, game.position + 1)
+        assert dict(saved_game(page).actions[-1]) == {"type": "next"}
+        # Hidden means absent: no hidden combatant's name in anything either phone was sent.
+        for phone in phones.values():
+            texts = " ".join(s for message in received(phone) for s in strings_of(message))
+            html = phone.locator("#app-join").evaluate("el => el.outerHTML")
+            for token in HIDDEN:
+                assert token not in texts and token not in html
+            assert "Lookout" in texts
+            assert_app_ok(phone)
+        assert_app_ok(page)
+    finally:
+        for device in devices:
+            device.close()

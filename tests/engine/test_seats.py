@@ -196,9 +196,11 @@ def test_a_player_characters_seat_says_when_it_acts():
     setup = roster(man("Rook", 0, player=True, weapon=["automatic"]), man("Zyx", 1), man("Doc", 0, player=True))
     game = apply(new_game("initiative", setup, OWN), deal("AS", "KS", "QS"))  # Rook, then Zyx, then Doc
     rook, doc = seat_view(game, "combatant-0")["private"], seat_view(game, "combatant-2")["private"]
-    assert rook == {"combatant": 0, "phase": "round", "round": 1, "acting": True, "cards": ["AS"],
-                    "may": ["shoot", "long", "next"]}
-    assert doc["acting"] is False and doc["cards"] == ["QS"] and doc["may"] == []
+    # Its targets: those in the players' sight only (Zyx is the Observer's, hidden: absent).
+    assert rook == {"combatant": 0, "at": 0, "phase": "round", "round": 1, "acting": True, "cards": ["AS"],
+                    "may": ["shoot", "long", "next"], "targets": [{"at": 2, "name": "Doc", "foe": False}],
+                    "own_dice": True}
+    assert doc["acting"] is False and doc["cards"] == ["QS"] and doc["may"] == [] and doc["targets"] == []
     assert "Zyx" not in json.dumps(seat_view(game, "combatant-2"))
 
 
@@ -293,6 +295,29 @@ def test_a_player_character_acts_on_its_own_turn_only():
     err = refused(game, "combatant-2", {"type": "shoot", "targets": [0], "dice": [{"d10": 3}]})
     assert err.rule_id == "CS-5" and "Zyx" not in str(err)
     assert refused(game, "combatant-0", {"type": "end_round"}).rule_id == "HR-SEAT-1"
+
+
+def test_a_phones_shot_names_its_targets_by_their_lines_in_the_spectator_copy():
+    """HR-CS-8: the hidden are not counted, so the copy's roster is Rook, Red (the Observer's
+    one line), Vee, Doc — the phone's lines — and a shot at line 2 (``"lines"``) is at Vee (index 3); the
+    hidden line is refused without naming anyone; a line past the roster is no one."""
+    setup = roster(man("Rook", 0, player=True), man("Zyx", 1), man("Wex", 1), man("Vee", 1, player=True),
+                   man("Doc", 0, player=True))
+    setup["count_hidden"] = False
+    game = apply(new_game("initiative", setup, OWN), deal("AS", "2S", "3S", "4S", "5S"))
+    public = seat_view(game, "combatant-0")["public"]["setup"]["combatants"]
+    private = seat_view(game, "combatant-0")["private"]
+    assert [c["name"] for c in public][2:] == ["Vee", "Doc"] and private["at"] == 0
+    assert private["targets"] == [{"at": 2, "name": "Vee", "foe": True}, {"at": 3, "name": "Doc", "foe": False}]
+    assert seat_view(game, "combatant-3")["private"]["at"] == 2
+    for target in private["targets"]:
+        assert public[target["at"]]["name"] == target["name"]  # the line the phone draws is the one it names
+    move = {"type": "shoot", "lines": [2], "dice": [{"d10": 3}]}
+    assert check_seat_action(game, "combatant-0", move)["targets"] == [3]
+    err = refused(game, "combatant-0", {**move, "lines": [1]})
+    assert err.rule_id == "HR-CS-8" and "Zyx" not in str(err) and "Wex" not in str(err)
+    assert refused(game, "combatant-0", {**move, "lines": [9]}).rule_id == "HR-SEAT-3"
+    assert refused(game, "combatant-0", {**move, "targets": [3]}).rule_id == "HR-SEAT-3"  # both: refused
 
 
 def test_a_double_tap_on_done_does_not_skip_the_next_card():

@@ -198,3 +198,40 @@ def test_a_player_characters_seat_never_sees_the_observers_hidden_combatants(mad
                 seating.check_seat_action(game, one.id, move)
             except seating.SeatRefused as err:
                 assert_not_sent(str(err), tokens, f"{one.id}'s refusal of {move}")
+
+
+def test_a_player_characters_phone_is_never_sent_a_hidden_combatant_before_or_after_the_privacy_switch():
+    """CS-1, issue 32: "ZQXHIDDEN", the Observer's, and its cards are in no view or refusal a
+    player's seat is sent while privacy is on — before the Observer lifts it, and after it is
+    put back on; while it is off the name is there (the search could fail)."""
+    from .consim_kit import OWN, deal, man, roster
+
+    setup = roster(man("Hero", 0, player=True, weapon=["automatic"]), man("ZQXHIDDEN", 1, training="elite"),
+                   man("Medic", 0, player=True))
+    setup["count_hidden"] = False
+    game = apply(new_game("initiative", setup, OWN), deal("AS", "KH", "QH"))  # ZQXHIDDEN holds the K♥
+    hidden = ["ZQXHIDDEN", '"KH"', "K♥", "King of Hearts", '"elite"']
+    moves = [{"type": "shoot", key: [t], "dice": [{"d10": 3}]} for t in range(4) for key in ("targets", "lines")] + [
+        {"type": "next"}, {"type": "long", "cards": ["AS", "2C"]}, {"type": "treat"}, {"type": "first_aid"},
+        {"type": "privacy", "hide": False}]
+
+    def said(g) -> str:
+        texts = []
+        for one in player_seats(g):
+            texts.append(sent(g, one.id))
+            for move in moves:
+                try:
+                    seating.check_seat_action(g, one.id, move)
+                except seating.SeatRefused as err:
+                    texts.append(str(err))
+        return "\n".join(texts)
+
+    before = said(game)
+    assert '"AS"' in before and '"QH"' in before and "Hero" in before
+    assert_not_sent(before, hidden, "a player's seat before the switch")
+    game = apply(game, {"type": "next"})  # Hero's A♠ done: the hidden one acts (its K♥ is not shown)
+    assert_not_sent(said(game), hidden, "a player's seat while the hidden act")
+    shown = apply(game, {"type": "privacy", "hide": False})
+    assert "ZQXHIDDEN" in said(shown)
+    again = apply(shown, {"type": "privacy", "hide": True})
+    assert_not_sent(said(again), hidden, "a player's seat after the switch")

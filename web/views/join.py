@@ -133,6 +133,7 @@ class JoinView:
         self.lay_drawn: list[str] = []  # … and the cards drawn there
         self.lay_suit = "S"  # the suit the phone's card entry shows (one at a time: a phone's width)
         self.both = False  # the spoils drawn were of a decisive victory (the stake and a pool card, CMP-4)
+        self.shot: dict = {}  # a CONSIM seat's shot or long action being set up, on this phone only (CS-5 … CS-9)
 
     # ------------------------------------------------------------ the link
     def on_enter(self, params: dict) -> None:
@@ -364,6 +365,8 @@ class JoinView:
             return self._campaign_hand(p, live, refused)
         if self.kind == "battle":
             return self._general_bid(p, live, refused)
+        if self.kind == "initiative":
+            return self._combatant_turn(p, live, refused)
         return None
 
     def _general_bid(self, p: dict, live: bool, refused):
@@ -672,6 +675,142 @@ class JoinView:
                                           "data-testid": "seat-cards"}, tiles),
                                 h("div", {"class": "row"}, controls) if controls else None)
 
+    # ------------------------------------------------------------ a CONSIM player character's seat
+    def _combatant_turn(self, p: dict, live: bool, refused):
+        """A player character's own turn on its phone (CS-5 … CS-13, HR-SEAT-1): whose turn it
+        is, in the words the players' view uses; its cards still to act; and, when its
+        combatant acts, the shot (a target among those in the players' sight — the tablet
+        never sends the Observer's hidden ones — the fire, the cover, the odds), a long
+        action, done; its treatment or first aid when it may ask. Each is one tap."""
+        from engine import consim as cs
+        from web.parts.chances import whole_percent
+        from web.views.consim.marks import COVER_LABEL
+
+        game = self._table().session.game
+        if game is None:
+            return None
+        st = games.replay(game)  # the spectator copy: what the players may see
+        at = p.get("at")
+        me = st.combatants[at] if isinstance(at, int) and not isinstance(at, bool) and 0 <= at < len(
+            st.combatants) else None
+        may = [m for m in p.get("may") or [] if isinstance(m, str)] if isinstance(p.get("may"), list) else []
+        acting = p.get("acting") is True and me is not None
+        if self.shot.get("n") != self.position:  # the table moved on: choose afresh
+            self.shot = {"n": self.position, "mode": "aimed", "cover": cs.Cover.NONE.value, "targets": [],
+                         "long": None}
+        shot = self.shot
+        cards = _cards(p.get("cards"))
+        say = f"Your turn: {me.name} acts on the {cards[0].label} (CS-5)." if acting and cards else cs.status(st)
+        head = []
+        if not cards and me is not None and p.get("phase") == "round":
+            head.append(h("p", {"class": "muted small", "data-testid": "seat-no-card"},
+                          f"{me.name} has no card left to act on this round (CS-5)."))
+        if cards:
+            picking = shot["long"] is not None
+            tiles = [card_button(c, "join:ini-long-card", str(c), "selected" if n == 0 or str(c) in shot["long"]
+                                 else "", size="pick", pressed=n == 0 or str(c) in shot["long"],
+                                 disabled=not live or n == 0,
+                                 label=f"Spend the {c.name}" + (" (this turn's card)" if n == 0 else ""))
+                     if picking else card_view(c, "pick", label=f"Your {c.name}") for n, c in enumerate(cards)]
+            head.append(h("div", {"class": "hand seat-cards ini-seat-cards", "role": "group",
+                                  "aria-label": "Your cards this round", "data-testid": "seat-cards"}, tiles))
+        moves = []
+        if acting and shot["long"] is not None:
+            spent = sorted({str(cards[0]), *shot["long"]}) if cards else []
+            moves.append(h("p", {"class": "small"}, "A long action spends this turn's card and the ones you tap; "
+                             "it happens at the lowest one spent (CS-5)."))
+            moves.append(h("div", {"class": "row ini-seat-moves"},
+                           button(f"Spend {len(spent)} cards", "join:ini-long-ok", cls="btn primary",
+                                  disabled=not live or len(spent) < 2),
+                           button("Cancel", "join:ini-long", cls="btn ghost", disabled=not live)))
+        elif acting:
+            targets = [t for t in p.get("targets") or [] if isinstance(t, dict) and isinstance(t.get("at"), int)
+                       and isinstance(t.get("name"), str)] if isinstance(p.get("targets"), list) else []
+            foes = [t for t in targets if t.get("foe") is True]
+            friends = [t for t in targets if t.get("foe") is not True]
+            area = shot["mode"] == "suppressive" and (me.has(cs.Trait.AUTOMATIC) or me.has(cs.Trait.SEMI_AUTOMATIC))
+            chosen = [t for t in shot["targets"] if any(x["at"] == t for x in targets)]
+
+            def target(t):
+                on = t["at"] in chosen
+                return button(t["name"][:40], "join:ini-target", t["at"], cls=["btn", on and "primary"],
+                              aria_pressed="true" if on else "false")
+
+            if p.get("own_dice") is True:  # HR-CS-7: the dice the shot needs are entered on the tablet
+                moves.append(h("p", {"class": "small", "data-testid": "seat-own-dice"},
+                               "Your own dice (HR-CS-7): to shoot, roll at the table and the Observer enters the "
+                               "shot on the tablet."))
+            elif "shoot" in may:
+                semi = ("hit" if shot["mode"] == "aimed" else "damage") if me.has(cs.Trait.SEMI_AUTOMATIC) else None
+                shot["semi"] = semi  # as the tablet's shot panel chooses it (CS-11)
+                odds = cs.shot_odds(me, shot["mode"], shot["cover"], semi)
+                moves += [
+                    h("div", {"class": "seat-choice", "role": "radiogroup", "aria-label": "Kind of fire"},
+                      [button(label, "join:ini-mode", value, cls=["btn", shot["mode"] == value and "primary"],
+                              role="radio", aria_checked="true" if shot["mode"] == value else "false",
+                              disabled=not live)
+                       for value, label in (("aimed", "Aimed (CS-8)"), ("suppressive", "Suppressive (CS-9)"))]),
+                    h("div", {"class": "seat-targets", "role": "group", "data-testid": "seat-targets",
+                              "aria-label": "Targets" if area else "Target"},
+                      [target(t) for t in foes] if foes else
+                      h("p", {"class": "muted small"}, "No one of another side is in sight.")),
+                    h("div", {"class": "seat-choice", "role": "radiogroup", "aria-label": "The target's cover (CS-8)"},
+                      [button(COVER_LABEL[c], "join:ini-cover", c.value, cls=["btn", shot["cover"] == c.value
+                                                                             and "primary"], role="radio",
+                              aria_checked="true" if shot["cover"] == c.value else "false", disabled=not live)
+                       for c in cs.Cover]),
+                    h("p", {"class": "small", "data-testid": "seat-odds"},
+                      h("strong", {}, f"Hit {whole_percent(odds.hit)}"),
+                      f" · d10 + {odds.hit_modifier} ≥ {odds.needed} (CS-8)" if shot["mode"] == "aimed" else
+                      " · a natural 10 (CS-9)"),
+                    h("details", {"class": "ini-friends"}, h("summary", {}, "Fire at own side"),
+                      h("div", {"class": "seat-targets"}, [target(t) for t in friends])) if friends else None]
+            moves.append(h("div", {"class": "row ini-seat-moves"},
+                           button(f"Fire at {', '.join(t['name'][:20] for t in targets if t['at'] in chosen)}"
+                                  if chosen else "Fire", "join:ini-fire", cls="btn primary",
+                                  disabled=not live or not chosen or "shoot" not in may or p.get("own_dice") is True),
+                           button("Long action", "join:ini-long", cls="btn",
+                                  disabled=not live or "long" not in may or len(cards) < 2),
+                           button("Done ▸", "join:ini-next", cls="btn", disabled=not live or "next" not in may,
+                                  aria_label="Done: pass this card (CS-5)")))
+        care = [button(label, f"join:ini-{kind}", cls="btn", disabled=not live)
+                for kind, label in (("treat", "Treatment (CS-13)"), ("first_aid", "First aid (CS-13)")) if kind in may]
+        return self._seat_panel(say, refused, *head, *moves,
+                                h("div", {"class": "row ini-seat-moves"}, care) if care else None)
+
+    def _combatant_tap(self, name: str, arg) -> None:
+        """A CONSIM seat's tap: a choice kept on this phone, or a move asked of the tablet
+        (a shot names its targets by their lines in the copy, ``"lines"``)."""
+        shot, p = self.shot, self.private if isinstance(self.private, dict) else {}
+        if not shot:
+            return
+        if name == "mode" and arg in ("aimed", "suppressive"):
+            shot["mode"] = arg
+            shot["targets"] = shot["targets"][:1] if arg == "aimed" else shot["targets"]
+        elif name == "cover" and arg in ("none", "cover", "good"):
+            shot["cover"] = arg
+        elif name == "target" and isinstance(arg, str) and arg.isdigit():
+            at = int(arg)
+            if at in shot["targets"]:
+                shot["targets"].remove(at)
+            elif shot["mode"] == "suppressive":
+                shot["targets"].append(at)  # area fire (CS-9): the referee says if this weapon may
+            else:
+                shot["targets"] = [at]
+        elif name == "long":
+            shot["long"] = None if shot["long"] is not None else set()
+        elif name == "long-card" and isinstance(arg, str) and shot["long"] is not None:
+            shot["long"] ^= {arg}
+        elif name == "long-ok" and shot["long"] and isinstance(p.get("cards"), list) and p["cards"]:
+            self._ask({"type": "long", "cards": sorted({str(p["cards"][0]), *shot["long"]})})
+        elif name == "fire" and shot["targets"]:
+            action = {"type": "shoot", "lines": list(shot["targets"]), "mode": shot["mode"], "cover": shot["cover"]}
+            if shot.get("semi"):
+                action["semi"] = shot["semi"]
+            self._ask(action)
+        elif name in ("next", "treat", "first_aid"):
+            self._ask({"type": name})
+
     def _has_view(self) -> bool:
         view = self.tables.get(self.kind) if self.kind else None
         return view is not None and view.session.game is not None
@@ -725,6 +864,9 @@ class JoinView:
                     return
                 known = [str(c) for c in st.known[me]]
                 self._ask({"type": "lay", "hand": known + self.lay_hand, "drawn": list(self.lay_drawn)})
+            return
+        if action.startswith("join:ini-"):
+            self._combatant_tap(action.removeprefix("join:ini-"), arg)
             return
         if action == "join:discard":
             self._ask({"type": "discard", "cards": list(self.selected)})

@@ -25,7 +25,7 @@ import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from .. import zerosum
 from ..game import ArgumentError, RuleError
@@ -385,13 +385,13 @@ def legal_bids(state: Any, side: int) -> tuple[Any, ...]:
     memo = state_memo(public).setdefault("legal_bids", {})
     if side in memo:
         return memo[side]
-    out = []
+    out: list[Any] = []
     for maneuver in MANEUVERS:
         keys = stated_stratagems(public, side, maneuver)
         combos = [tuple(k for k in keys if mask >> keys.index(k) & 1) for mask in range(1 << len(keys))]
         combos.sort(key=len)
         for combo in combos:
-            rears = _rearguard_choices(public, side) if maneuver == "withdraw" else [None]
+            rears: list[Any] = _rearguard_choices(public, side) if maneuver == "withdraw" else [None]
             if maneuver == "withdraw" and "last_stand" not in combo:
                 rears = _by_pool(public, side, combo, rears)
             out.extend(Bid(maneuver, combo, rear) for rear in rears)
@@ -399,7 +399,8 @@ def legal_bids(state: Any, side: int) -> tuple[Any, ...]:
     return memo[side]
 
 
-def _full_cell(public: Any, side: int, aim: str, mine: Any, theirs: Any, memo: dict) -> tuple[Fraction, Any]:
+def _full_cell(public: Any, side: int, aim: str, mine: Any, theirs: Any,
+               memo: dict[Any, Any]) -> tuple[Fraction, Any]:
     """The payoff for ``side`` and the odds of ``mine`` against ``theirs``, a Counter Attack
     switched or not as its holder likes best for the aim (AI-16: it decides after the reveal)."""
     key = (mine, theirs)
@@ -410,7 +411,7 @@ def _full_cell(public: Any, side: int, aim: str, mine: Any, theirs: Any, memo: d
         for s in (0, 1):
             if counter_problem(public, s, pair) is None:
                 options.append((s == 0, s == 1))
-        best = None
+        best: tuple[Fraction, Any] | None = None
         for switched in options:
             odds = checked_odds(public, pair, switched)
             value = payoff(odds, side, aim, public)
@@ -418,10 +419,11 @@ def _full_cell(public: Any, side: int, aim: str, mine: Any, theirs: Any, memo: d
             if best is None or (value > best[0] if holder_is_me else value < best[0]):
                 best = (value, odds)
         found = memo[key] = best
-    return found
+    return cast(tuple[Fraction, Any], found)
 
 
-def _solve_full(public: Any, side: int, aim: str) -> tuple[list[Any], list[Any], Any, dict, dict]:
+def _solve_full(public: Any, side: int,
+                aim: str) -> tuple[list[Any], list[Any], Any, dict[Any, Any], dict[Any, Any]]:
     """The zero-sum game over :func:`legal_bids` of both sides, solved exactly by the double
     oracle: solve the game of the bids found so far (first the plain maneuvers), add the best
     answer of each side from all its legal bids to the other's mix while one gains, and stop
@@ -429,7 +431,7 @@ def _solve_full(public: Any, side: int, aim: str) -> tuple[list[Any], list[Any],
     bid, and the column mix at most: the equilibrium of the whole game, no bid pruned unless
     it was proved the same (:func:`legal_bids`). Returns the rows, columns, solution, cells
     and what the row mix gives against every legal enemy bid."""
-    cells: dict = {}
+    cells: dict[Any, Any] = {}
     own_all, enemy_all = legal_bids(public, side), legal_bids(public, 1 - side)
     rows = [_plain(public, side, m) for m in MANEUVERS]
     cols = [_plain(public, 1 - side, m) for m in MANEUVERS]
@@ -471,8 +473,8 @@ def advice(state: Any, side: int, aim: str = "net") -> Advice:
     rows, cols, solution, cells, against = _solve_full(public, side, aim)
     row_mix, col_mix = dict(zip(rows, solution.row)), dict(zip(cols, solution.column))
 
-    def shown(bids: list[Any], mix: dict, everything: tuple[Any, ...], s: int) -> list[Any]:
-        out = []
+    def shown(bids: list[Any], mix: dict[Any, Any], everything: tuple[Any, ...], s: int) -> list[Any]:
+        out: list[Any] = []
         for maneuver in MANEUVERS:
             used = sorted((b for b in bids if b.maneuver == maneuver and mix[b]), key=everything.index)
             out.extend(used or [_plain(public, s, maneuver)])
@@ -506,7 +508,7 @@ def best_answer_to_plain(state: Any, side: int, aim: str) -> tuple[Any, Fraction
     side, aim = side_arg(side), _aim(aim)
     memo = state_memo(public).setdefault("plain_answer", {})
     if (side, aim) not in memo:
-        cells: dict = {}
+        cells: dict[Any, Any] = {}
         enemies = [_plain(public, 1 - side, m) for m in MANEUVERS]
         best, best_value = None, None
         for bid in legal_bids(public, side):

@@ -109,10 +109,10 @@ def app_bid(state: Any, side: int, level: str, seed: int) -> dict[str, Any]:
         uniform = tuple(Fraction(1, len(found.enemy)) for _ in found.enemy)
         answer = zerosum.best_response(found.matrix, uniform)
         pick = answer.choices[0]
-        gain = float(answer.payoff)
+        average = float(answer.payoff)
         return _action(side, found.own[pick],
                        f"Normal: {bid_name(found.own[pick])} is the best answer to any enemy bid alike "
-                       f"({gain:+.2f} net casualties on average)")
+                       f"({average:+.2f} net casualties on average)")
     bid = _draw(rng, found)
     return _action(side, bid, f"Hard: drew {bid_name(bid)} from the equilibrium mix "
                               f"({mix_text(found.own, found.mix)}; worth {float(found.value):+.2f} net casualties "
@@ -274,7 +274,8 @@ def app_move_work(setup: Mapping[str, Any], actions: Any) -> int:
         return 0
     per_week = ADVICE_WORK + DIE_WORK * _largest_pool(setup, actions)
     full = setup.get("policy", 1) != 1  # HR-AI-15: policy 2's generals weigh every legal bid
-    work, done, week, joined = 0, set(), 1, 0
+    done: set[Any] = set()
+    work, week, joined = 0, 1, 0
     for action in actions:
         kind = action.get("type") if isinstance(action, Mapping) else None
         if kind == "roll" or kind == "leave":

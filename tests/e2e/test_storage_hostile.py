@@ -68,7 +68,7 @@ def test_ticks_with_a_squared_key_are_set_aside_and_the_tracker_deals(page, base
                        "surprised": [], "per": False})
     put(page, TICKS_KEY, text)
     reload(page, f"{base_url}#/")
-    page.goto(f"{base_url}{INITIATIVE}")  # a route change (the tracker boots at start-up, on Home)
+    page.goto(f"{base_url}{INITIATIVE}")  # a route change (the tracker is built on Home at an idle moment, or now)
     page.wait_for_selector("[data-testid=deal-panel]")
     assert page.locator("[data-testid=app-error]").count() == 0
     [message] = error_toasts(page)
@@ -124,6 +124,7 @@ def test_junk_in_every_key_is_set_aside_with_one_message_on_each_table_and_every
     for key, text in JUNK.items():
         put(page, key, text)
     reload(page)
+    page.wait_for_selector("html[data-views=all]", state="attached")  # each table has read what it kept
     assert error_toasts(page) == []  # Home: each table says it on its own screen
     assert sorted(backups(page).values()) == sorted(JUNK.values())  # every original kept as it was
     for route, (start, intro) in TABLES.items():

@@ -85,6 +85,9 @@ def test_hand_edited_keys_are_set_aside_with_a_message_and_every_table_works(app
             put(driver, key, text)
         go(driver, "#/")
         reload(driver)
+        # each table reads what it kept when its view is built: after ready, at idle moments
+        wait_for(driver, "return document.documentElement.dataset.views === 'all'", timeout=30,
+                 message="html[data-views='all']", interval=0.1)
         assert error_toasts(driver) == []  # each table says it on its own screen
         assert sorted(backups(driver).values()) == sorted(written.values())
         go(driver, "#/initiative")

@@ -195,12 +195,18 @@ def test_the_focus_goes_where_the_next_action_is(page, base_url):
     st = replay(game)
     focused_is(page, page.get_by_role("radio", name="Anna won") if st.phase == "battle"
                else page.get_by_role("button", name="To the negotiating table"))
-    # A refused Record keeps the focus on Record.
+    # A Record refused for its points (CMP-12) puts the focus in the points box, where the
+    # fix is typed (issue 33: a second tap on Record would redraw the same message only).
     if st.phase == "battle":
         pick(page, "Ben won")
         record_button = page.locator("[data-action='campaign:record']")
         record_button.focus()
         page.keyboard.press("Enter")
         assert "CMP-12" in refusal(page)
-        focused_is(page, record_button)
+        focused_is(page, page.locator("#campaign-troops"))
+        page.keyboard.type("2")
+        record_button.focus()
+        page.keyboard.press("Enter")
+        game = apply(game, {"type": "battle", "winner": 1, "troops": 2})
+        focused_is(page, page.locator("[data-testid=spoils] button.card").first)
     assert_app_ok(page)

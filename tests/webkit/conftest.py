@@ -77,8 +77,31 @@ def wait_for(driver, script: str, *args, timeout: float = 30, message: str = "",
         if value:
             return value
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {message or script}")
+            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {message or script}; "
+                                 f"the page then: {page_state(driver)}")
         time.sleep(interval)
+
+
+#: What a timed-out wait reports of the page, so that a failure on a loaded machine (CI)
+#: says what the app was doing: the route, its markers, the toasts, the error box and the
+#: uncaught errors the hook recorded.
+PAGE_STATE_JS = """
+const html = document.documentElement;
+const text = (e) => (e.textContent || '').trim().slice(0, 160);
+return JSON.stringify({hash: location.hash.slice(0, 80), ready: html.dataset.ready, views: html.dataset.views,
+  shown: [...document.querySelectorAll('section.route')].filter(s => !s.hidden).map(s => s.dataset.route),
+  toasts: [...document.querySelectorAll('.toast')].map(text),
+  errorBox: [...document.querySelectorAll('[data-testid=app-error], .error-box')].map(text),
+  errors: (window.__ctErrors || []).slice(0, 5)});
+"""
+
+
+def page_state(driver) -> str:
+    """The page's state in one line (never raises: it only adds to a failure's message)."""
+    try:
+        return str(driver.execute_script(PAGE_STATE_JS))
+    except Exception as error:  # the page itself may be what failed
+        return f"(could not be read: {type(error).__name__})"
 
 
 def wait_ready(driver, timeout: float = READY_TIMEOUT) -> float:

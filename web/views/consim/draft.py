@@ -25,6 +25,10 @@ SIDES_KEY = "ct:v1:initiative:sides"
 TICKS_KEY = "ct:v1:initiative:ticks"
 
 
+#: Where the focus goes after a step of the round (the first that is on the screen).
+NEXT_FOCUS = ("next", "end", "deal")
+
+
 #: Whether the players' view is on (view state: it must survive a reload, issue 21).
 VIEW_KEY = "ct:v1:initiative:view"
 
@@ -291,3 +295,24 @@ def clean_saved_sides(data, notes: list[str]) -> list[dict]:
         out.append({"name": s["name"], "combatants": [{k: v for k, v in m.items() if k != "side"}
                                                      for m in members if m]})
     return out
+
+
+def ticks_for(view, st) -> tuple[dict[int, list[str]], set[int], bool]:
+    """The ticks for the next deal: what the Observer set for this round, or else
+    the advantages of the last deal carried over and no surprise (issue 22)."""
+    t = view.ticks
+    mine = isinstance(t, dict) and t.get("slot") == view.session.slot and t.get("round") == st.round + 1
+    per = bool(t.get("per")) if isinstance(t, dict) else False
+    if mine:
+        adv = {}
+        raw = t.get("advantages")
+        if isinstance(raw, dict):
+            for k, v in raw.items():
+                if isinstance(k, str) and whole(k) and int(k) < len(st.combatants) and isinstance(v, list):
+                    adv[int(k)] = [a for a in cs.ADVANTAGES if a in v]
+        surprised = t.get("surprised")
+        surprised = {s for s in surprised if isinstance(s, int) and not isinstance(s, bool)
+                     and 0 <= s < len(st.sides)} if isinstance(surprised, list) else set()
+        return adv, surprised, per
+    adv = {i: list(a) for i, a in enumerate(st.advantages) if a and cs.can_act(st, i)}
+    return adv, set(), per

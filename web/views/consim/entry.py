@@ -10,10 +10,8 @@ from web.dom import button, h
 from web.parts.cards import card_picker
 from web.parts.rulebits import rule_ref
 
-from . import tracker
-from .draft import MAX_SIDES, ROUTE, SIDE_CLASS
+from .draft import MAX_SIDES, NEXT_FOCUS, ROUTE, SIDE_CLASS, ticks_for
 from .marks import card_tag
-from .tracker import NEXT_FOCUS
 
 
 def card_done(view, st, i, card) -> bool:
@@ -22,7 +20,7 @@ def card_done(view, st, i, card) -> bool:
 
 def _owed(view, st) -> tuple[int, ...]:
     """CS-6: the cards each combatant is dealt at the coming deal, with this round's ticks."""
-    adv, surprised, _ = tracker.ticks_for(view, st)
+    adv, surprised, _ = ticks_for(view, st)
     return cs.cards_owed(st, {i: len(v) for i, v in adv.items()}, sorted(surprised))
 
 
@@ -131,7 +129,7 @@ def entry_action(view, st, name: str, arg, index) -> None:
                 else:
                     view.app.focus_to("entry-deal")
     elif name == "entry-deal":
-        adv, surprised, _ = tracker.ticks_for(view, st)
+        adv, surprised, _ = ticks_for(view, st)
         action = {"type": "deal", "advantages": {str(i): v for i, v in sorted(adv.items()) if v},
                   "surprised": sorted(surprised),
                   "cards": {str(i): list(ts) for i, ts in sorted(cards.items()) if ts}}

@@ -11,11 +11,8 @@ from web.parts.rulebits import rule_ref, with_rule_refs
 from web.parts.tool import whole
 
 from . import entry, shots
-from .draft import MAX_SIDES, ROUTE, SIDE_CLASS, TICKS_KEY
+from .draft import MAX_SIDES, NEXT_FOCUS, ROUTE, SIDE_CLASS, TICKS_KEY, ticks_for
 from .marks import card_tag, loss_chip, pips
-
-#: Where the focus goes after a step of the round (the first that is on the screen).
-NEXT_FOCUS = ("next", "end", "deal")
 
 
 def render_tracker(view, st):
@@ -35,27 +32,6 @@ def render_tracker(view, st):
              main,
              view._log(st),
              view._rules_in_play(st))
-
-
-def ticks_for(view, st) -> tuple[dict[int, list[str]], set[int], bool]:
-    """The ticks for the next deal: what the Observer set for this round, or else
-    the advantages of the last deal carried over and no surprise (issue 22)."""
-    t = view.ticks
-    mine = isinstance(t, dict) and t.get("slot") == view.session.slot and t.get("round") == st.round + 1
-    per = bool(t.get("per")) if isinstance(t, dict) else False
-    if mine:
-        adv = {}
-        raw = t.get("advantages")
-        if isinstance(raw, dict):
-            for k, v in raw.items():
-                if isinstance(k, str) and whole(k) and int(k) < len(st.combatants) and isinstance(v, list):
-                    adv[int(k)] = [a for a in cs.ADVANTAGES if a in v]
-        surprised = t.get("surprised")
-        surprised = {s for s in surprised if isinstance(s, int) and not isinstance(s, bool)
-                     and 0 <= s < len(st.sides)} if isinstance(surprised, list) else set()
-        return adv, surprised, per
-    adv = {i: list(a) for i, a in enumerate(st.advantages) if a and cs.can_act(st, i)}
-    return adv, set(), per
 
 
 def _store_ticks(view, st, adv: dict[int, list[str]], surprised: set[int], per: bool) -> None:

@@ -30,6 +30,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import sync_playwright
 
 from builder.serve import serve_in_thread
@@ -46,6 +47,8 @@ TAPS = 32
 #: A person's pause between taps: longer than the double-tap guard and a curtain's settling.
 PAUSE_MS = 750
 RATES = (1, 4)
+#: How long a session's game may take to open (a link an older build refuses never does).
+OPEN_MS = 30_000
 TABLES = ("conflict", "campaign", "initiative", "battle")
 
 #: Every interaction's events (pointerdown, pointerup, click of one tap share an id): its id,
@@ -140,10 +143,10 @@ def _open(page, table: str) -> None:
         page.wait_for_selector("#app-campaign [data-testid=table]")
     elif table == "initiative":
         _go(page, _initiative_link())
-        page.wait_for_selector("#app-initiative [data-testid=current-actor]")
+        page.wait_for_selector("#app-initiative [data-testid=current-actor]", timeout=OPEN_MS)
     else:
         _go(page, _battle_link())
-        page.wait_for_selector("#app-battle [data-testid=board]")
+        page.wait_for_selector("#app-battle [data-testid=board]", timeout=OPEN_MS)
 
 
 def _hold(page, el) -> None:
@@ -170,11 +173,13 @@ def _tap_first(page, table: str, selectors: list[str]) -> str | None:
             el = found.nth(i)
             try:
                 if el.is_visible() and el.is_enabled() and el.get_attribute("aria-disabled") != "true":
+                    # a generic selector says which button it was ("… .btn.primary" → its words)
+                    label = "" if "name=" in selector else f" “{(el.inner_text() or '').strip()[:40]}”"
                     if held:
                         _hold(page, el)
                     else:
                         el.tap(timeout=5_000)
-                    return selector
+                    return selector + label
             except Exception:  # it went meanwhile: the next one
                 continue
     return None
@@ -269,7 +274,13 @@ def run_site(browser, base: str, rate: int, taps: int = TAPS, tables=TABLES, per
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
     out = {}
     for table in tables:
-        out[table] = session(page, table, taps)
+        try:
+            out[table] = session(page, table, taps)
+        except PlaywrightTimeoutError:  # an older build that cannot open this session's game
+            print(f"  {base} {rate}× {table}: the session's game did not open (an older version's link "
+                  "format?): no figures", file=sys.stderr, flush=True)
+            out[table] = []
+            continue
         worst = sorted((t for t in out[table] if not math.isnan(t[0])), reverse=True)[:3]
         print(f"  {base} {rate}× {table}: {len(out[table])} taps, {unpainted(out[table])} unpainted; the worst: "
               + ", ".join(f"{d:.0f} ms {what}" for d, what in worst), file=sys.stderr, flush=True)
@@ -328,7 +339,7 @@ def main(argv: list[str] | None = None) -> None:
     for table in args.tables:
         for rate in args.rates:
             before, after = figures(results[("base", rate)][table]), figures(results[("now", rate)][table])
-            cells = "  ".join(f"{b:>5.0f} → {a:<5.0f}" for b, a in zip(before, after))
+            cells = "  ".join(f"{b:>5.0f} → {a:<5.0f}".replace("nan", "n/a") for b, a in zip(before, after))
             blind = f"{unpainted(results[('base', rate)][table])} → {unpainted(results[('now', rate)][table])}"
             print(f"{table:<11} {rate:>2}×  {cells}  {blind:>9}")
     sys.stdout.flush()

@@ -139,6 +139,7 @@ bench: site /usr/bin/chromium $(WEBKIT)
 	$(PY) -m tests.bench_ascension
 	$(PY) -m tests.bench_zerosum
 	$(PY) -m tests.bench_advisor
+	$(PY) -m tests.bench_generals
 	$(PY) -m tests.bench_solo
 	$(PY) -m tests.bench_appmove
 	$(PY) -m tests.bench_phones

@@ -188,8 +188,8 @@ class ToolView:
 
     def schedule_app_move(self, st) -> None:
         """When the app is to move, it moves after :attr:`APP_MOVE_DELAY` (its turn shows
-        briefly), once for this game value: a game changed meanwhile (an undo, another
-        game) is left for the next render to decide."""
+        briefly) and the browser's next paint, once for this game value: a game changed
+        meanwhile (an undo, another game) is left for the next render to decide."""
         game = self.session.game
         if game is None or self._app_pending is game or not self.app_due(st):
             return
@@ -204,7 +204,10 @@ class ToolView:
 
         later = getattr(self.app, "later", None)
         if later is not None:
-            later(self.APP_MOVE_DELAY, move)
+            # after the delay, the next paint first (issue 33): on a device too busy to draw
+            # within the delay, the app's turn is still on screen before it thinks
+            after_paint = getattr(self.app, "after_paint", None)
+            later(self.APP_MOVE_DELAY, move if after_paint is None else lambda: after_paint(move))
         else:
             from js import window  # type: ignore[import-not-found]
             from pyodide.ffi import create_once_callable  # type: ignore[import-not-found]

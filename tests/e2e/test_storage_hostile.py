@@ -27,6 +27,10 @@ QUOTES_32K = '"' + '\\"' * 16_000
 
 
 def put(page, key: str, text: str) -> None:
+    """Write ``key`` once every table's view is built: a view built after it (at an idle moment
+    after ready) would read it and set it aside in this page, and the next one would find it
+    repaired and say nothing."""
+    page.wait_for_selector("html[data-views=all]", state="attached")
     page.evaluate("([k, v]) => localStorage.setItem(k, v)", [key, text])
 
 

@@ -30,6 +30,12 @@ KEYS = ("ct:v1:draft:conflict", "ct:v1:draft:campaign", "ct:v1:draft:battle", "c
 
 
 def put(driver, key: str, text: str) -> None:
+    """Write ``key`` once every table's view is built: a view built after it (at an idle moment
+    after ready) would read it and set it aside in this page, and the page loaded next would
+    find it repaired and say nothing (what failed on a loaded machine: the battle's view was
+    built after the keys were written)."""
+    wait_for(driver, "return document.documentElement.dataset.views === 'all'", timeout=60,
+             message="html[data-views='all'] before writing storage", interval=0.1)
     driver.execute_script("localStorage.setItem(arguments[0], arguments[1])", key, text)
 
 

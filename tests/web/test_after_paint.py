@@ -68,14 +68,20 @@ def test_without_a_paint_to_wait_for_it_runs_on_the_next_timer():
     assert done == [1] and app.renders == 1
 
 
-def test_the_app_moves_after_its_delay_and_then_the_next_paint():
-    """Its turn ("the app plays…") is on screen before it thinks, even on a device too busy to
-    draw within the delay: the move waits for the paint after the delay."""
-    app, moved = Painted(), []
+def app_to_move(app, moved: list):
+    """A view of a game whose next move is the app's; its move is noted in ``moved``."""
     view = view_on(app)
     view.session = type("Session", (), {"game": object()})()
     view.app_due = lambda st: True
     view.app_move = lambda: moved.append(1) or True
+    return view
+
+
+def test_the_app_moves_after_its_delay_and_then_the_next_paint():
+    """Its turn ("the app plays…") is on screen before it thinks, even on a device too busy to
+    draw within the delay: the move waits for the paint after the delay."""
+    app, moved = Painted(), []
+    view = app_to_move(app, moved)
     view.schedule_app_move(None)
     view.schedule_app_move(None)  # a render meanwhile asks again: one move
     assert [seconds for seconds, _ in app.laters] == [view.APP_MOVE_DELAY]
@@ -87,10 +93,7 @@ def test_the_app_moves_after_its_delay_and_then_the_next_paint():
 
 def test_a_game_changed_before_the_paint_gets_no_move_of_the_app():
     app, moved = Painted(), []
-    view = view_on(app)
-    view.session = type("Session", (), {"game": object()})()
-    view.app_due = lambda st: True
-    view.app_move = lambda: moved.append(1) or True
+    view = app_to_move(app, moved)
     view.schedule_app_move(None)
     app.laters[0][1]()
     view.session.game = object()  # Undo, tapped while the app's turn shows

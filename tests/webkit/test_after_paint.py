@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from engine import ascension as ai
 from engine import codec
 from engine import conflict as oic
@@ -71,12 +73,24 @@ STOP_FRAMES = """window.__meanwhile = null; window.__gen = (window.__gen || 0) +
   if (window.__observer) { window.__observer.disconnect(); window.__observer = null; }"""
 
 
+@pytest.fixture
+def sampled(app):
+    """The suite's document; every sampler a test started stops after it."""
+    yield app
+    app.execute_script(STOP_FRAMES)
+
+
 def in_route(route: str, selector: str) -> str:
     return f"{scope(route)} {selector}"
 
 
 def count(driver, route: str, selector: str) -> int:
     return driver.execute_script("return document.querySelectorAll(arguments[0]).length", in_route(route, selector))
+
+
+def wait_shown(driver, route: str, selector: str, message: str) -> None:
+    """Wait until ``selector`` is in the route's page."""
+    wait_for(driver, "return !!document.querySelector(arguments[0])", in_route(route, selector), message=message)
 
 
 def saved(driver, route: str):
@@ -100,69 +114,55 @@ def lift_with_frames(driver, attack: int, meanwhile: str | None = None) -> None:
     setup = ai.example_setup()
     setup["armies"][0]["units"][0]["attack"] = attack
     open_link(driver, "battle", new_game("battle", setup, None, 5))
-    wait_for(driver, "return !!document.querySelector(arguments[0])", in_route("battle", "[data-testid=curtain]"),
-             message="the first general's curtain")
+    wait_shown(driver, "battle", "[data-testid=curtain]", "the first general's curtain")
     driver.execute_script(BATTLE_FRAMES, meanwhile)
     time.sleep(HAND_OVER_S)  # a real hand-over
     tap(driver, visible(driver, in_route("battle", "[data-testid=curtain] button"))[0])
 
 
-def test_the_advice_paints_its_frame_first_and_the_grid_once(app):
-    driver = app
-    try:
-        lift_with_frames(driver, 2)
-        wait_for(driver, "return !!document.querySelector(arguments[0])", in_route("battle", "[data-testid=advisor] table"),
-                 message="the staff officer's grid")
-        wait_for(driver, "return window.__frames.some(f => f.grid)", timeout=10, message="a frame painted with the grid")
-        frames = driver.execute_script("return window.__frames")
-        first_form = next(i for i, f in enumerate(frames) if f["form"])
-        assert frames[first_form]["working"] and not frames[first_form]["grid"]  # the frame, painted first
-        assert any(f["grid"] for f in frames[first_form:])
-        assert driver.execute_script("return window.__grids") == 1
-        assert count(driver, "battle", "[data-testid=advisor-working]") == 0
-        assert_app_ok(driver)
-    finally:
-        driver.execute_script(STOP_FRAMES)
+def test_the_advice_paints_its_frame_first_and_the_grid_once(sampled):
+    driver = sampled
+    lift_with_frames(driver, 2)
+    wait_shown(driver, "battle", "[data-testid=advisor] table", "the staff officer's grid")
+    wait_for(driver, "return window.__frames.some(f => f.grid)", timeout=10, message="a frame painted with the grid")
+    frames = driver.execute_script("return window.__frames")
+    first_form = next(i for i, f in enumerate(frames) if f["form"])
+    assert frames[first_form]["working"] and not frames[first_form]["grid"]  # the frame, painted first
+    assert any(f["grid"] for f in frames[first_form:])
+    assert driver.execute_script("return window.__grids") == 1
+    assert count(driver, "battle", "[data-testid=advisor-working]") == 0
+    assert_app_ok(driver)
 
 
-def test_hide_while_the_grid_is_worked_out_is_honoured(app):
-    driver = app
-    try:
-        lift_with_frames(driver, 3, meanwhile=in_route("battle", "[data-action='battle:hide']"))
-        wait_for(driver, "return window.__clicked", message="Hide tapped while the staff officer works")
-        time.sleep(1.5)  # long enough for the grid, had it been worked out
-        assert count(driver, "battle", "[data-testid=curtain]") == 1
-        assert count(driver, "battle", "[data-testid=bid-form]") == 0
-        assert driver.execute_script("return window.__grids") == 0
-        assert not any(f["grid"] for f in driver.execute_script("return window.__frames"))
-        lift_curtain(driver)
-        wait_for(driver, "return !!document.querySelector(arguments[0])", in_route("battle", "[data-testid=advisor] table"),
-                 message="the grid once the curtain is lifted again")
-        assert_app_ok(driver)
-    finally:
-        driver.execute_script(STOP_FRAMES)
+def test_hide_while_the_grid_is_worked_out_is_honoured(sampled):
+    driver = sampled
+    lift_with_frames(driver, 3, meanwhile=in_route("battle", "[data-action='battle:hide']"))
+    wait_for(driver, "return window.__clicked", message="Hide tapped while the staff officer works")
+    time.sleep(1.5)  # long enough for the grid, had it been worked out
+    assert count(driver, "battle", "[data-testid=curtain]") == 1
+    assert count(driver, "battle", "[data-testid=bid-form]") == 0
+    assert driver.execute_script("return window.__grids") == 0
+    assert not any(f["grid"] for f in driver.execute_script("return window.__frames"))
+    lift_curtain(driver)
+    wait_shown(driver, "battle", "[data-testid=advisor] table", "the grid once the curtain is lifted again")
+    assert_app_ok(driver)
 
 
-def test_a_pick_while_the_grid_is_worked_out_is_kept_and_declared_once(app):
-    driver = app
-    try:
-        lift_with_frames(driver, 4, meanwhile=in_route("battle", "[data-action='battle:pick'][data-arg=defend]"))
-        wait_for(driver, "return !!document.querySelector(arguments[0])", in_route("battle", "[data-testid=advisor] table"),
-                 message="the staff officer's grid")
-        assert driver.execute_script("return window.__clicked")
-        row = driver.execute_script("return document.querySelector(arguments[0]).dataset.row",
-                                    in_route("battle", "[data-testid=advisor] tr.on"))
-        assert row == "defend"
-        assert count(driver, "battle", "[data-action='battle:pick'][data-arg=defend][aria-checked=true]") == 1
-        assert driver.execute_script("return window.__grids") == 1
-        tap(driver, button(driver, "Declare in secret"))
-        wait_for(driver, "return !!document.querySelector(arguments[0])", in_route("battle", "[data-testid=curtain]"),
-                 message="the second general's curtain")
-        held = saved(driver, "battle")
-        assert [(a["type"], a["maneuver"]) for a in held.actions] == [("bid", "defend")]  # one bid, as picked
-        assert_app_ok(driver)
-    finally:
-        driver.execute_script(STOP_FRAMES)
+def test_a_pick_while_the_grid_is_worked_out_is_kept_and_declared_once(sampled):
+    driver = sampled
+    lift_with_frames(driver, 4, meanwhile=in_route("battle", "[data-action='battle:pick'][data-arg=defend]"))
+    wait_shown(driver, "battle", "[data-testid=advisor] table", "the staff officer's grid")
+    assert driver.execute_script("return window.__clicked")
+    row = driver.execute_script("return document.querySelector(arguments[0]).dataset.row",
+                                in_route("battle", "[data-testid=advisor] tr.on"))
+    assert row == "defend"
+    assert count(driver, "battle", "[data-action='battle:pick'][data-arg=defend][aria-checked=true]") == 1
+    assert driver.execute_script("return window.__grids") == 1
+    tap(driver, button(driver, "Declare in secret"))
+    wait_shown(driver, "battle", "[data-testid=curtain]", "the second general's curtain")
+    held = saved(driver, "battle")
+    assert [(a["type"], a["maneuver"]) for a in held.actions] == [("bid", "defend")]  # one bid, as picked
+    assert_app_ok(driver)
 
 
 # ---------------------------------------------------------------- the Hard app's reply
@@ -200,34 +200,28 @@ def play_with_frames(driver, meanwhile: str | None = None) -> tuple[str, int, in
     return played, before, moves
 
 
-def test_the_card_against_the_hard_app_paints_before_its_reply(app):
-    driver = app
-    try:
-        played, before, _ = play_with_frames(driver)
-        wait_for_person(driver)
-        wait_for(driver, "return window.__frames.some(f => f.log === arguments[0])", before + 1, timeout=10,
-                 message="a frame painted with the app's reply")
-        frames = driver.execute_script("return window.__frames")
-        painted = next(i for i, f in enumerate(frames) if played in f["current"])
-        assert frames[painted]["log"] == before  # the card painted, the reply not yet there
-        assert all(f["log"] == before for f in frames if f["turn"])  # "the app plays…": before its reply
-        assert any(f["log"] == before + 1 for f in frames[painted:])
-        assert count(driver, "conflict", "[data-testid=app-log] li") == before + 1  # one reply, not two
-        assert_app_ok(driver)
-    finally:
-        driver.execute_script(STOP_FRAMES)
+def test_the_card_against_the_hard_app_paints_before_its_reply(sampled):
+    driver = sampled
+    played, before, _ = play_with_frames(driver)
+    wait_for_person(driver)
+    wait_for(driver, "return window.__frames.some(f => f.log === arguments[0])", before + 1, timeout=10,
+             message="a frame painted with the app's reply")
+    frames = driver.execute_script("return window.__frames")
+    painted = next(i for i, f in enumerate(frames) if played in f["current"])
+    assert frames[painted]["log"] == before  # the card painted, the reply not yet there
+    assert all(f["log"] == before for f in frames if f["turn"])  # "the app plays…": before its reply
+    assert any(f["log"] == before + 1 for f in frames[painted:])
+    assert count(driver, "conflict", "[data-testid=app-log] li") == before + 1  # one reply, not two
+    assert_app_ok(driver)
 
 
-def test_undo_while_the_app_thinks_is_honoured(app):
-    driver = app
-    try:
-        played, before, moves = play_with_frames(driver, meanwhile="[data-action='session:undo']")
-        wait_for(driver, "return window.__clicked", message="Undo tapped while the app works")
-        wait_for_person(driver)
-        time.sleep(1.5)  # long enough for the app's reply, had it been left to come
-        assert count(driver, "conflict", "[data-testid=app-log] li") == before
-        assert count(driver, "conflict", f"[data-testid=hand] [data-card='{played}']") == 1
-        assert saved(driver, "conflict").position == moves  # the card undone, no reply kept
-        assert_app_ok(driver)
-    finally:
-        driver.execute_script(STOP_FRAMES)
+def test_undo_while_the_app_thinks_is_honoured(sampled):
+    driver = sampled
+    played, before, moves = play_with_frames(driver, meanwhile="[data-action='session:undo']")
+    wait_for(driver, "return window.__clicked", message="Undo tapped while the app works")
+    wait_for_person(driver)
+    time.sleep(1.5)  # long enough for the app's reply, had it been left to come
+    assert count(driver, "conflict", "[data-testid=app-log] li") == before
+    assert count(driver, "conflict", f"[data-testid=hand] [data-card='{played}']") == 1
+    assert saved(driver, "conflict").position == moves  # the card undone, no reply kept
+    assert_app_ok(driver)

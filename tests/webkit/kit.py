@@ -55,6 +55,7 @@ from selenium.common.exceptions import ElementClickInterceptedException, StaleEl
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
+from engine import codec
 from tests.touch_checks import RULE_LANDING, SMALL_CONTROLS
 
 from .conftest import script_errors, wait_for
@@ -71,6 +72,14 @@ _CLICK_JS = """arguments[0].dispatchEvent(new MouseEvent('click',
 
 
 # ---------------------------------------------------------------- finding
+
+def saved_game(driver, route: str):
+    """The game ``route``'s table has open, as its autosave holds it (the save the app
+    remembers as that table's last)."""
+    raw = driver.execute_script("const k = localStorage.getItem('ct:v1:last:' + arguments[0]);"
+                                "return k && localStorage.getItem('ct:v1:slot:' + k)", route)
+    return codec.loads(raw)[0]
+
 
 def visible(driver, css: str) -> list:
     """The elements matching ``css`` that are displayed."""

@@ -23,11 +23,11 @@ import pytest
 
 from engine import ascension as ai
 from engine import codec
-from engine import conflict as oic
 from engine.game import new_game
+from tests.engine.test_solo import solo_setup  # the Purple Dragon League (OIC-7), the app a side
 
 from .conftest import goto_route, wait_for
-from .kit import assert_app_ok, button, tap, visible
+from .kit import assert_app_ok, button, saved_game, tap, visible
 from .test_battle import lift_curtain
 from .test_tables import HAND_OVER_S, scope
 
@@ -93,13 +93,6 @@ def wait_shown(driver, route: str, selector: str, message: str) -> None:
     wait_for(driver, "return !!document.querySelector(arguments[0])", in_route(route, selector), message=message)
 
 
-def saved(driver, route: str):
-    """The game the table has open, as its autosave holds it."""
-    raw = driver.execute_script("const k = localStorage.getItem('ct:v1:last:' + arguments[0]);"
-                                "return k && localStorage.getItem('ct:v1:slot:' + k)", route)
-    return codec.loads(raw)[0]
-
-
 def open_link(driver, route: str, game) -> None:
     goto_route(driver, route)
     driver.execute_script("location.hash = arguments[0]", f"#/{route}?g={codec.encode_share(game)}")
@@ -160,19 +153,12 @@ def test_a_pick_while_the_grid_is_worked_out_is_kept_and_declared_once(sampled):
     assert driver.execute_script("return window.__grids") == 1
     tap(driver, button(driver, "Declare in secret"))
     wait_shown(driver, "battle", "[data-testid=curtain]", "the second general's curtain")
-    held = saved(driver, "battle")
+    held = saved_game(driver, "battle")
     assert [(a["type"], a["maneuver"]) for a in held.actions] == [("bid", "defend")]  # one bid, as picked
     assert_app_ok(driver)
 
 
 # ---------------------------------------------------------------- the Hard app's reply
-
-def hard_setup() -> dict:
-    """The Purple Dragon League (OIC-7) with the app playing the zombies at Hard."""
-    setup = oic.purple_dragon_setup()
-    setup["sides"][1].update(controller="app", level="hard")
-    return setup
-
 
 def wait_for_person(driver) -> None:
     """The app has moved (if it was its turn): the person's hand or a result is shown."""
@@ -185,7 +171,7 @@ def wait_for_person(driver) -> None:
 def play_with_frames(driver, meanwhile: str | None = None) -> tuple[str, int, int]:
     """A new conflict against the Hard app, to the person's first play: the card played with
     every frame sampled; the app's log lines and the game's moves before it."""
-    open_link(driver, "conflict", new_game("conflict", hard_setup(), None, 61))
+    open_link(driver, "conflict", new_game("conflict", solo_setup("hard"), None, 61))
     for _ in range(6):
         wait_for_person(driver)
         if visible(driver, in_route("conflict", "[data-testid=hand] .card.playable")):
@@ -194,7 +180,7 @@ def play_with_frames(driver, meanwhile: str | None = None) -> tuple[str, int, in
     card = visible(driver, in_route("conflict", "[data-testid=hand] .card.playable"))[0]
     played = card.get_attribute("data-card")
     before = count(driver, "conflict", "[data-testid=app-log] li")
-    moves = saved(driver, "conflict").position
+    moves = saved_game(driver, "conflict").position
     driver.execute_script(CONFLICT_FRAMES, meanwhile)
     tap(driver, card)
     return played, before, moves
@@ -223,5 +209,5 @@ def test_undo_while_the_app_thinks_is_honoured(sampled):
     time.sleep(1.5)  # long enough for the app's reply, had it been left to come
     assert count(driver, "conflict", "[data-testid=app-log] li") == before
     assert count(driver, "conflict", f"[data-testid=hand] [data-card='{played}']") == 1
-    assert saved(driver, "conflict").position == moves  # the card undone, no reply kept
+    assert saved_game(driver, "conflict").position == moves  # the card undone, no reply kept
     assert_app_ok(driver)

@@ -14,7 +14,19 @@ from engine import consim as cs
 from engine.game import apply, new_game, replay
 
 from .conftest import goto_route, set_size, wait_for
-from .kit import assert_app_ok, assert_on_screen, button, double_tap, field, hold, safari_tap, tap, type_into, visible
+from .kit import (
+    assert_app_ok,
+    assert_on_screen,
+    button,
+    double_tap,
+    field,
+    hold,
+    safari_tap,
+    saved_game,
+    tap,
+    type_into,
+    visible,
+)
 
 ROUTE = "initiative"
 SCOPE = "section.route[data-route='initiative']"
@@ -43,9 +55,7 @@ def open_link(driver, game) -> None:
 
 
 def saved(driver):
-    raw = driver.execute_script("const k = localStorage.getItem('ct:v1:last:initiative');"
-                                "return k && localStorage.getItem('ct:v1:slot:' + k)")
-    return codec.loads(raw)[0]
+    return saved_game(driver, ROUTE)
 
 
 def to_roster(driver) -> None:

@@ -14,7 +14,7 @@ from tests.engine.test_consim import two_sides
 from tests.web.test_session import impossible_links
 
 from .conftest import TABLET_PORTRAIT, set_size, wait_for
-from .kit import assert_app_ok, assert_on_screen, visible
+from .kit import assert_app_ok, assert_on_screen, saved_game, visible
 
 ROUTE = "section.route[data-route='initiative']"
 
@@ -33,9 +33,7 @@ def dismiss_toasts(driver) -> None:
 
 
 def actions(driver) -> list[str]:
-    raw = driver.execute_script("const s = localStorage.getItem('ct:v1:last:initiative');"
-                                "return localStorage.getItem('ct:v1:slot:' + s)")
-    return [a["type"] for a in codec.loads(raw)[0].actions]
+    return [a["type"] for a in saved_game(driver, "initiative").actions]
 
 
 def test_stacked_toasts_never_cover_the_toolbar(app):

@@ -7,12 +7,15 @@ same element. Text is always text: strings become text nodes, attributes are set
 with ``setAttribute``, and nothing here ever uses ``innerHTML`` — a name typed as
 ``<img onerror=…>`` shows as those characters and never runs.
 
-The diff runs in Python; only the changes cross into the browser. The module
-imports ``js`` lazily so the tree building can be tested on CPython.
+The diff runs in Python; only the changes cross into the browser, as one JSON text per
+render that static/dom.js carries out. The module imports ``js`` lazily so the tree
+building and the diff can be tested on CPython.
 """
 
 from __future__ import annotations
 
+import itertools
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -25,24 +28,26 @@ SVG_TAGS = {"svg", "path", "rect", "g"}
 
 
 class VText:
-    __slots__ = ("text", "el")
+    __slots__ = ("text", "page_id")
     #: A text node has no tag and no key: it matches only another text node.
     tag = None
     key = None
 
     def __init__(self, text: str):
         self.text = text
-        self.el: Any = None
+        #: The id of its node on the page (static/dom.js), once drawn.
+        self.page_id: int | None = None
 
 
 class VNode:
-    __slots__ = ("tag", "attrs", "children", "el")
+    __slots__ = ("tag", "attrs", "children", "page_id")
 
     def __init__(self, tag: str, attrs: dict[str, str], children: list):
         self.tag = tag
         self.attrs = attrs
         self.children = children
-        self.el: Any = None
+        #: The id of its element on the page (static/dom.js), once drawn.
+        self.page_id: int | None = None
 
     @property
     def key(self) -> str | None:
@@ -121,40 +126,61 @@ class Memo:
 
 
 # ---------------------------------------------------------------- browser side
+# The diff runs here; what it changes goes to static/dom.js as one JSON text per render
+# (issue 33: one call from Python per render, not one per element and attribute; a screen
+# swap of a thousand nodes cost a hundred milliseconds of calls on a slow tablet). Every node
+# the page shows has an id that both sides know: Python gives it when the node is made, and
+# the page keeps id → node until the node leaves the page. The changes, in order:
+#: ``[INSERT, parent, node, before]``: put ``node`` (an id, or a new node's :func:`_spec`) in
+#: ``parent`` before ``before`` (an id; ``None``: at the end).
+INSERT = 0
+#: ``[REMOVE, parent, node]``: take ``node`` (and what is inside it) off the page.
+REMOVE = 1
+#: ``[SET, node, name, value]`` / ``[UNSET, node, name]``: an attribute (``setAttribute``:
+#: a value is text, never markup); UNSET also clears the live ``checked``/``open``.
+SET = 2
+UNSET = 3
+#: ``[TEXT, node, text]``: a text node's new text.
+TEXT = 4
+#: ``[LIVE, node, name, value]``: a live property (:data:`PROPERTIES`) follows the tree, but a
+#: focused field keeps what is being typed in it.
+LIVE = 5
+#: ``[CLEAR, node]``: empty a region (a first render, or after a failed one).
+CLEAR = 6
 
-_DOCUMENT: list = []  # the page's document, looked up at the first render
-
-
-def _document():
-    if not _DOCUMENT:
-        from js import document  # type: ignore[import-not-found]
-
-        _DOCUMENT.append(document)
-    return _DOCUMENT[0]
-
-
-def _create(node):
-    doc = _document()
-    if isinstance(node, VText):
-        node.el = doc.createTextNode(node.text)
-        return node.el
-    el = doc.createElementNS(SVG_NS, node.tag) if node.tag in SVG_TAGS else doc.createElement(node.tag)
-    for key, value in node.attrs.items():
-        el.setAttribute(key, value)
-        if key in PROPERTIES:
-            _set_property(el, key, value)
-    for child in node.children:
-        el.appendChild(_create(child))
-    node.el = el
-    return el
+_IDS = itertools.count(1)
+_PAGE: list = []  # static/dom.js (window.ctDom), looked up at the first render
 
 
-def _set_property(el, key: str, value: str | None) -> None:
-    if key == "value":
-        if el.value != (value or ""):
-            el.value = value or ""
-    else:
-        setattr(el, key, value is not None)
+def _removals_first(op: list) -> bool:
+    """What goes comes off the page before anything else changes (a stable sort keeps the
+    rest in order). The result is the same page: nothing removed is used again, and no change
+    refers to it. But the browser answers a removed focused element by working out the style
+    and layout of the page as it is at that moment: before any change, that page is the one
+    it painted last, and costs nothing; after them, it is worked out once for nothing (issue
+    33: "Start the battle" paid 45 ms of a slow tablet for the setup editor it was removing)."""
+    return op[0] != REMOVE and op[0] != CLEAR
+
+
+def _page():
+    if not _PAGE:
+        from js import window  # type: ignore[import-not-found]
+
+        page = getattr(window, "ctDom", None)
+        if page is None:
+            raise RuntimeError("static/dom.js did not load: the page cannot be drawn")
+        _PAGE.append(page)
+    return _PAGE[0]
+
+
+def _spec(node) -> list:
+    """A new node and everything inside it, as static/dom.js makes it: ``[id, text]`` for a
+    text node, ``[id, tag, attrs, children]`` for an element (its live properties follow its
+    attributes). Gives each node its id."""
+    node.page_id = ident = next(_IDS)
+    if node.tag is None:
+        return [ident, node.text]
+    return [ident, node.tag, node.attrs, [_spec(child) for child in node.children]]
 
 
 def _same(old, new) -> bool:
@@ -162,32 +188,28 @@ def _same(old, new) -> bool:
     return old.tag == new.tag and old.key == new.key
 
 
-def _patch_node(old, new) -> None:
+def _patch_node(old, new, ops: list) -> None:
     if old is new:
         # A part reused from the last render (a :class:`Memo`): its elements already show it.
         return
-    new.el = el = old.el
+    new.page_id = nid = old.page_id
     if new.tag is None:
         if old.text != new.text:
-            el.data = new.text
+            ops.append([TEXT, nid, new.text])
         return
     old_attrs, new_attrs = old.attrs, new.attrs
     if old_attrs != new_attrs:  # (compared at C speed: most elements do not change)
         for key, value in new_attrs.items():
             if old_attrs.get(key) != value:
-                el.setAttribute(key, value)
+                ops.append([SET, nid, key, value])
         for key in old_attrs:
             if key not in new_attrs:
-                el.removeAttribute(key)
-                if key in PROPERTIES and key != "value":
-                    _set_property(el, key, None)
+                ops.append([UNSET, nid, key])
     for key in PROPERTIES:  # live properties follow the tree even where the markup did not change
         if key in new_attrs:
-            focused = key == "value" and _document().activeElement == el
-            if not focused:
-                _set_property(el, key, new_attrs[key])
+            ops.append([LIVE, nid, key, new_attrs[key]])
     if old.children or new.children:
-        patch_children(el, old.children, new.children)
+        patch_children(nid, old.children, new.children, ops)
 
 
 def _match(old: list, new: list) -> list:
@@ -215,32 +237,32 @@ def _match(old: list, new: list) -> list:
     return matches
 
 
-def patch_children(parent, old: list, new: list) -> None:
-    """Make ``parent`` 's children match ``new``, reusing what ``old`` rendered."""
+def patch_children(parent: int, old: list, new: list, ops: list) -> None:
+    """The changes (``ops``) that make ``parent`` 's children match ``new``, reusing what
+    ``old`` rendered."""
     matches = _match(old, new)
     if len(old) == len(new) and all(previous is node for previous, node in zip(matches, old)):
         for node, previous in zip(new, old):  # every element stays where it is (most renders)
-            _patch_node(previous, node)
+            _patch_node(previous, node, ops)
         return
     reused = {id(node) for node in matches if node is not None}
     for previous in old:
         if id(previous) not in reused:
-            parent.removeChild(previous.el)
-    current = [node.el for node in old if id(node) in reused]  # the parent's children, in order
+            ops.append([REMOVE, parent, previous.page_id])
+    current = [node.page_id for node in old if id(node) in reused]  # the parent's children, in order
     for index, (node, previous) in enumerate(zip(new, matches)):
         if previous is not None:
-            _patch_node(previous, node)
-            el = node.el
+            _patch_node(previous, node, ops)
+            nid = node.page_id
+            if index < len(current) and current[index] == nid:
+                continue
+            current.remove(nid)
+            made: Any = nid
         else:
-            el = _create(node)
-        if index < len(current) and current[index] is el:
-            continue
-        parent.insertBefore(el, current[index] if index < len(current) else None)
-        for at, existing in enumerate(current):
-            if existing is el:
-                del current[at]
-                break
-        current.insert(index, el)
+            made = _spec(node)
+            nid = node.page_id
+        ops.append([INSERT, parent, made, current[index] if index < len(current) else None])
+        current.insert(index, nid)
 
 
 class Serial:
@@ -274,6 +296,7 @@ class Root:
 
     def __init__(self, el):
         self.el = el
+        self.page_id = next(_IDS)
         self.tree: list | None = None
         self._patching = False
 
@@ -284,11 +307,16 @@ class Root:
         new = _children([children])
         self._patching = True
         try:
+            ops: list = []
             if self.tree is None:
-                self.el.textContent = ""
+                _page().adopt(self.page_id, self.el)
+                ops.append([CLEAR, self.page_id])
                 self.tree = []
             try:
-                patch_children(self.el, self.tree, new)
+                patch_children(self.page_id, self.tree, new, ops)
+                ops.sort(key=_removals_first)
+                if ops:
+                    _page().apply(json.dumps(ops, separators=(",", ":")))
             except Exception:
                 self.tree = None  # the page is in an unknown state: the next render starts afresh
                 raise

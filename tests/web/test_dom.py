@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -58,10 +60,15 @@ class FakeNode:
 
 
 class FakeDocument:
+    """The page: its focused element, what static/dom.js made, and that file's changes
+    (web/dom.py's ops) carried out on :class:`FakeNode` s as the file does."""
+
     activeElement = None
 
     def __init__(self):
         self.created = 0
+        self.nodes: dict[int, FakeNode] = {}
+        self.calls = 0  # how many times Python called into the page
 
     def createElement(self, tag):
         self.created += 1
@@ -77,11 +84,76 @@ class FakeDocument:
         self.created += 1
         return FakeNode(text=text)
 
+    # static/dom.js
+    def adopt(self, ident, el):
+        self.calls += 1
+        self.nodes[ident] = el
+
+    def _create(self, spec):
+        if len(spec) == 2:
+            self.nodes[spec[0]] = made = self.createTextNode(spec[1])
+            return made
+        ident, tag, attrs, children = spec
+        el = self.createElementNS(dom.SVG_NS, tag) if tag in dom.SVG_TAGS else self.createElement(tag)
+        for key, value in attrs.items():
+            el.setAttribute(key, value)
+        for child in children:
+            el.appendChild(self._create(child))
+        for key in dom.PROPERTIES:
+            if key in attrs:
+                _live(el, key, attrs[key])
+        self.nodes[ident] = el
+        return el
+
+    def _forget(self, root, keep=False):
+        inside = {id(n) for n in _walk(root) if not (keep and n is root)}
+        self.nodes = {k: n for k, n in self.nodes.items() if id(n) not in inside}
+
+    def apply(self, text):
+        self.calls += 1
+        for op in json.loads(text):
+            kind, target = op[0], self.nodes[op[1]]
+            if kind == dom.INSERT:
+                child = self.nodes[op[2]] if isinstance(op[2], int) else self._create(op[2])
+                target.insertBefore(child, None if op[3] is None else self.nodes[op[3]])
+            elif kind == dom.REMOVE:
+                child = self.nodes[op[2]]
+                self._forget(child)
+                target.removeChild(child)
+            elif kind == dom.SET:
+                target.setAttribute(op[2], op[3])
+            elif kind == dom.UNSET:
+                target.removeAttribute(op[2])
+                if op[2] in ("checked", "open"):
+                    _live(target, op[2], None)
+            elif kind == dom.TEXT:
+                target.data = op[2]
+            elif kind == dom.LIVE:
+                if op[2] != "value" or self.activeElement is not target:
+                    _live(target, op[2], op[3])
+            else:
+                assert kind == dom.CLEAR
+                self._forget(target, keep=True)
+                target.textContent = ""
+
+
+def _live(el, key, value):
+    if key == "value":
+        el.value = value or ""
+    else:
+        setattr(el, key, value is not None)
+
+
+def _walk(node):
+    yield node
+    for child in node.children:
+        yield from _walk(child)
+
 
 @pytest.fixture
 def doc(monkeypatch):
     fake = FakeDocument()
-    monkeypatch.setattr(dom, "_document", lambda: fake)
+    monkeypatch.setattr(dom, "_page", lambda: fake)
     return fake
 
 
@@ -163,7 +235,7 @@ def test_a_render_inside_a_patch_is_refused_not_half_applied(doc):
             super().removeChild(c)
 
     el = Firing("div")
-    root.el, root.tree = el, None
+    root.el, root.tree = el, None  # the region is drawn afresh into another element
     root.render(h("div", {"data-key": "x"}, "one"))
     root.render(h("p", {}, "two"))
     assert nested and [child.tag for child in el.children] == ["p"]
@@ -257,7 +329,7 @@ def test_any_tree_patched_to_any_other_is_what_a_fresh_render_makes(before, afte
     tree from nothing makes; a render that changes nothing creates nothing."""
     doc = FakeDocument()
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(dom, "_document", lambda: doc)
+        mp.setattr(dom, "_page", lambda: doc)
         patched = Root(FakeNode("div"))
         patched.render([_build(s) for s in before])
         patched.render([_build(s) for s in after])
@@ -274,9 +346,9 @@ def _counting(monkeypatch) -> list:
     calls: list = []
     patch_node = dom._patch_node
 
-    def counted(old, new):
+    def counted(old, new, ops):
         calls.append(new)
-        patch_node(old, new)
+        patch_node(old, new, ops)
 
     monkeypatch.setattr(dom, "_patch_node", counted)
     return calls

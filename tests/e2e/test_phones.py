@@ -1191,7 +1191,12 @@ def test_offline_the_site_makes_both_codes_and_says_plainly_what_chromium_blocks
             after = saved_game(tablet)
             assert after.actions == before.actions and after.position == before.position
             tablet_context.set_offline(False)  # the same page, the network back: the channel opens
-            assert tablet.evaluate(LOOPBACK) == "open"
+            # (the first probe after the network's return may still be settling: "connected",
+            # its channel not open within 10 s, was seen once on a loaded machine)
+            probes = [tablet.evaluate(LOOPBACK)]
+            while probes[-1] != "open" and len(probes) < 3:
+                probes.append(tablet.evaluate(LOOPBACK))
+            assert probes[-1] == "open", probes
         else:
             phone.wait_for_selector("[data-testid=seat-bar][data-status=connected]")
             phone.wait_for_selector("[data-testid=tracker]")

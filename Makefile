@@ -144,6 +144,7 @@ bench: site /usr/bin/chromium $(WEBKIT)
 	$(PY) -m tests.bench_appmove
 	$(PY) -m tests.bench_phones
 	$(PY) -m tests.bench_taps
+	$(XVFB) $(PY) -m tests.bench_webkit_taps
 	$(PY) -m tests.bench_replay
 
 # Each table's tour (tests/screenshots_*.py) runs through the one driver loop in

@@ -7,6 +7,7 @@ navigation, paint and resource) and no CPU throttle. So both browsers are timed 
 way, by the page: a click's ``timeStamp`` (when the input came) to the end of the frame after
 its handlers (an animation frame, then a timer: the paint is done) — the figure Event Timing
 gives, read without it. A press and hold is timed from its moment (static/shell.js "ct:hold").
+``--per-tap`` prints each tap with the render and patch time the app measured for it.
 
 Per table the same scripted session as tests/bench_taps.py (:data:`PLANS`: the app's moves,
 the advice, the Observer's view, the deal, the negotiating table, Undo, History), opened from
@@ -40,7 +41,11 @@ TIMING = """if (!window.__taps) { window.__taps = [];
   const after = (start) => requestAnimationFrame(() => setTimeout(() =>
     window.__taps.push(performance.now() - start), 0));
   window.addEventListener("click", (e) => after(Math.min(e.timeStamp, performance.now())), {capture: true});
-  window.addEventListener("ct:hold", () => after(performance.now()), {capture: true}); }"""
+  window.addEventListener("ct:hold", () => after(performance.now()), {capture: true});
+  // what each render cost (web/app.py, when asked): building the tree, patching the page
+  window.ctMeasureRenders = true; window.__rp = [];
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) if (e.name.startsWith("ct:"))
+    window.__rp.push([e.name, e.duration]); }).observe({type: "measure"}); }"""
 
 #: The first of the plan's selectors on the table's screen that is shown and enabled
 #: (Playwright's ``role=button[name=…]`` read as the button's accessible name), marked
@@ -163,11 +168,13 @@ def session(side, table: str, link: str, wanted: int = TAPS) -> list[tuple[float
         what = side.run(PICK, table, selectors)
         if what is None:
             return False
-        side.run("window.__taps = []")
+        side.run("window.__taps = []; window.__rp = []")
         side.hold() if what.startswith(HOLD) else side.click()
         settle()
-        durations = side.run("return window.__taps")
-        taps.append((max(durations) if durations else math.nan, what))
+        durations, renders = side.run("return [window.__taps, window.__rp]")
+        cost = {name: sum(d for n, d in renders if n == name) for name in ("ct:render", "ct:patch")}
+        taps.append((max(durations) if durations else math.nan,
+                     f"{what}  (render {cost['ct:render']:.0f} + patch {cost['ct:patch']:.0f} ms)"))
         return True
 
     while len(taps) < wanted:

@@ -194,6 +194,23 @@ def _settle(page, table: str) -> None:
         pass
 
 
+def play(plan: dict, made: list, wanted: int, tap) -> None:
+    """A table's plan, tap by tap, until ``made`` (what ``tap`` keeps of each tap) holds
+    ``wanted``: the first next tap on screen (Undo when there is none), and every
+    :data:`EXTRA_EVERY` taps the next of the extras. ``tap(selectors)`` taps the first of
+    ``selectors`` shown and enabled, and says whether there was one."""
+    extra, extra_at = 0, -1
+    while len(made) < wanted:
+        if made and len(made) % EXTRA_EVERY == 0 and extra_at != len(made):
+            extra_at = len(made)
+            for selector in plan["extras"][extra % len(plan["extras"])]:
+                tap([selector])
+            extra += 1
+            continue
+        if not tap(plan["next"]) and not tap([UNDO]):
+            break
+
+
 def session(page, table: str, wanted: int = TAPS) -> list[tuple[float, str]]:
     """The table's scripted taps: each tap's interaction duration (ms; 16 when the browser did
     not report it, under its threshold; ``nan`` when nothing was painted before the next tap)
@@ -206,7 +223,7 @@ def session(page, table: str, wanted: int = TAPS) -> list[tuple[float, str]]:
     _open(page, table)
     _settle(page, table)
     page.evaluate("window.__ev = []; window.__rp = []")
-    plan, windows, extra, extra_at = PLANS[table], [], 0, -1
+    windows: list = []
     now = "performance.now()"
 
     def tap(selectors: list[str]) -> bool:
@@ -218,15 +235,7 @@ def session(page, table: str, wanted: int = TAPS) -> list[tuple[float, str]]:
         _settle(page, table)
         return True
 
-    while len(windows) < wanted:
-        if windows and len(windows) % EXTRA_EVERY == 0 and extra_at != len(windows):
-            extra_at = len(windows)
-            for selector in plan["extras"][extra % len(plan["extras"])]:
-                tap([selector])
-            extra += 1
-            continue
-        if not tap(plan["next"]) and not tap([UNDO]):
-            break
+    play(PLANS[table], windows, wanted, tap)
     # The last tap's entries: after a paint (a change on screen made here, nowhere in the app).
     page.evaluate("""() => new Promise(done => { const m = document.createElement('div');
         m.style.cssText = 'position:fixed;top:0;left:0;width:2px;height:2px;background:red';

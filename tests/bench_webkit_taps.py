@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -30,7 +29,7 @@ from builder.serve import serve_in_thread
 from engine import codec
 from engine.game import new_game
 
-from .bench_taps import EXTRA_EVERY, HOLD, PAUSE_MS, PLANS, TABLES, TAPS, _battle_link, _initiative_link
+from .bench_taps import HOLD, PAUSE_MS, PLANS, TABLES, TAPS, _battle_link, _initiative_link, figures, play
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The most WebKit's worst tap may take over Chromium's at 1× (issue 33).
@@ -154,7 +153,7 @@ def session(side, table: str, link: str, wanted: int = TAPS) -> list[tuple[float
         if time.monotonic() > deadline:
             raise RuntimeError(f"{side.name}: the {table} game did not open")
         time.sleep(0.1)
-    plan, taps, extra, extra_at = PLANS[table], [], 0, -1
+    taps: list[tuple[float, str]] = []
 
     def settle() -> None:
         time.sleep(PAUSE_MS / 1000)
@@ -177,22 +176,8 @@ def session(side, table: str, link: str, wanted: int = TAPS) -> list[tuple[float
                      f"{what}  (render {cost['ct:render']:.0f} + patch {cost['ct:patch']:.0f} ms)"))
         return True
 
-    while len(taps) < wanted:
-        if taps and len(taps) % EXTRA_EVERY == 0 and extra_at != len(taps):
-            extra_at = len(taps)
-            for selector in plan["extras"][extra % len(plan["extras"])]:
-                tap([selector])
-            extra += 1
-            continue
-        if not tap(plan["next"]) and not tap(["role=button[name='↶ Undo']"]):
-            break
+    play(PLANS[table], taps, wanted, tap)
     return taps
-
-
-def figures(taps: list[tuple[float, str]]) -> tuple[float, float, float]:
-    samples = sorted(d for d, _ in taps if not math.isnan(d)) or [math.nan]
-    p95 = samples[min(len(samples) - 1, round(0.95 * (len(samples) - 1)))]
-    return statistics.median(samples), p95, samples[-1]
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -66,10 +66,15 @@ def played_by(index: int, side: dict, levels, labels: dict):
 def example_panel(title: str, about: tuple, label: str, action: str, *below):
     """The head of a table's setup form: its title, how a game begins (``about``: build the
     sides, or start from the example), the button that loads the example and, ``below``,
-    anything the example needs said (what it leaves to the app)."""
+    anything the example needs said (what it leaves to the app).
+
+    The title is where the focus goes when the setup form replaces a table ("New game",
+    "New battle with these armies"): the first ``data-focus`` of the screen (the app's focus
+    fallback), so the form is shown from its top, not from a control far below it."""
     return h("div", {"class": "panel example"},
              h("div", {"class": "spread"},
-               h("div", {}, h("h2", {}, title), h("p", {"class": "muted"}, *about)),
+               h("div", {}, h("h2", {"tabindex": "-1", "data-focus": "setup"}, title),
+                 h("p", {"class": "muted"}, *about)),
                button(label, action, cls="btn")),
              *below)
 

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from tests.web.test_dom import FakeDocument, FakeNode, _dump
 from web import dom
 from web.dom import Root, h
 
+from .conftest import TABLET_LANDSCAPE
 from .test_solo import person_step, set_up_solo, wait_for_person
 
 TAGS = ["div", "p", "button", "input", "details", "span", "svg", "rect"]
@@ -105,11 +104,10 @@ def test_the_page_draws_what_the_reference_draws(app, monkeypatch):
     assert app.evaluate("ctDom.strays()") == 0
 
 
-@pytest.mark.parametrize("viewport", [{"width": 1024, "height": 768}])
-def test_the_page_forgets_every_node_that_leaves_it(app, base_url, viewport):
-    """Hands played, screens swapped, a game undone, toasts gone: every node the page still
+def test_the_page_forgets_every_node_that_leaves_it(app, base_url):
+    """Cards played, a game undone, routes and screens swapped: every node the page still
     knows is on the page (no leak over an evening's play), and it knows the screens shown."""
-    app.set_viewport_size(viewport)
+    app.set_viewport_size(TABLET_LANDSCAPE)
     app.goto(base_url + "#/conflict")
     app.wait_for_selector("#app-conflict [data-testid=setup]")
     set_up_solo(app, "normal")

@@ -14,6 +14,7 @@ from tests.engine.test_ascension import setup as battle_setup
 from tests.engine.test_ascension import week
 
 from .conftest import TABLET_LANDSCAPE, open_app
+from .tablet import TABLET_IDS, TABLET_SIZES
 from .test_phones import dealt_game
 
 GAMES = {
@@ -29,12 +30,18 @@ SHOWN = """([route, form]) => { const el = document.activeElement;
           document.querySelector(`#app-${route} [data-testid=${form}]`).getBoundingClientRect().top + scrollY]; }"""
 
 
-def _setup_shown_from_its_top(page, route: str) -> None:
+def over_battle():
+    """A battle over in its first week (North withdraws, AI-15), its dice entered at the table."""
+    game = new_game("battle", battle_setup(), {"dice": ai.DICE_TABLE}, seed=4)
+    return week(game, "withdraw", "defend", dice=[[1, 1], [1] * 6])
+
+
+def _setup_shown_from_its_top(page, route: str, height: int = TABLET_LANDSCAPE["height"]) -> None:
     page.wait_for_selector(f"#app-{route} [data-testid={SETUP[route]}]")
     page.wait_for_timeout(100)
     scroll, focused, form_top = page.evaluate(SHOWN, [route, SETUP[route]])
     # the form's top is on screen, in the upper half
-    assert scroll <= form_top < scroll + TABLET_LANDSCAPE["height"] / 2, (scroll, focused, form_top)
+    assert scroll <= form_top < scroll + height / 2, (scroll, focused, form_top)
 
 
 @pytest.mark.parametrize("route", list(GAMES))
@@ -48,13 +55,12 @@ def test_new_game_shows_the_setup_from_its_top(page, base_url, route):
     _setup_shown_from_its_top(page, route)
 
 
-def test_a_new_battle_with_these_armies_shows_the_setup_from_its_top(page, base_url):
-    page.set_viewport_size(TABLET_LANDSCAPE)
-    game = new_game("battle", battle_setup(), {"dice": ai.DICE_TABLE}, seed=4)  # dice entered at the table
-    over = week(game, "withdraw", "defend", dice=[[1, 1], [1] * 6])
-    open_app(page, f"{base_url}#/battle?g={codec.encode_share(over)}")
+@pytest.mark.parametrize("size", TABLET_SIZES, ids=TABLET_IDS)
+def test_a_new_battle_with_these_armies_shows_the_setup_from_its_top(page, base_url, size):
+    page.set_viewport_size(size)
+    open_app(page, f"{base_url}#/battle?g={codec.encode_share(over_battle())}")
     page.wait_for_selector("#app-battle [data-testid=over]")
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     page.get_by_role("button", name="New battle with these armies").tap()
-    _setup_shown_from_its_top(page, "battle")
+    _setup_shown_from_its_top(page, "battle", size["height"])
     assert page.evaluate("document.activeElement.getAttribute('data-focus')") == "setup"
